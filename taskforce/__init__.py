@@ -1,0 +1,1 @@
+"""taskforce: Planning as a Tool for ReAct agents."""

@@ -1,0 +1,108 @@
+"""What every tool is: the :class:`ToolProtocol`, and the OpenAI wire form of a tool."""
+
+from __future__ import annotations
+
+import enum
+import json
+from typing import Any, Protocol, runtime_checkable
+
+
+class ApprovalRiskLevel(enum.StrEnum):
+    """How risky a tool call is, for approval prompts."""
+
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+@runtime_checkable
+class ToolProtocol(Protocol):
+    """The contract every tool satisfies.
+
+    `execute` never raises on bad input: it returns
+    `{"success": False, "error": "...", "error_type": "..."}`.
+    """
+
+    @property
+    def name(self) -> str:
+        """The function name the model calls."""
+        ...
+
+    @property
+    def description(self) -> str:
+        """What the tool does, for the model."""
+        ...
+
+    @property
+    def parameters_schema(self) -> dict[str, Any]:
+        """A JSON Schema object for the arguments (OpenAI function-calling compatible)."""
+        ...
+
+    @property
+    def requires_approval(self) -> bool:
+        """Whether a human must approve each call before it runs."""
+        ...
+
+    @property
+    def approval_risk_level(self) -> ApprovalRiskLevel:
+        """How risky a call is."""
+        ...
+
+    @property
+    def supports_parallelism(self) -> bool:
+        """Whether calls may run concurrently with other tool calls."""
+        ...
+
+    async def execute(self, **params: Any) -> dict[str, Any]:
+        """Run the tool. Returns `{"success": bool, ...}`; never raises on bad input."""
+        ...
+
+    def validate_params(self, **params: Any) -> tuple[bool, str | None]:
+        """Check arguments without running: `(True, None)` or `(False, message)`."""
+        ...
+
+    def get_approval_preview(self, **params: Any) -> str:
+        """A human-readable summary of what a call with these arguments would do."""
+        ...
+
+
+def tool_spec(tool: ToolProtocol) -> dict[str, Any]:
+    """The OpenAI function-calling definition of `tool`."""
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters_schema,
+        },
+    }
+
+
+def tool_spec_size(tool: ToolProtocol) -> int:
+    """Characters of the definition the model sees: description + compact JSON schema."""
+    schema = json.dumps(tool.parameters_schema, separators=(",", ":"), ensure_ascii=False)
+    return len(tool.description) + len(schema)
+
+
+def error_result(message: str, error_type: str = "invalid_input") -> dict[str, Any]:
+    """The standard failed tool result."""
+    return {"success": False, "error": message, "error_type": error_type}
+
+
+def compact_schema(node: Any) -> Any:
+    """Drop titles and null defaults, and collapse `anyOf: [X, null]` to X."""
+    if isinstance(node, list):
+        return [compact_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "title" or (key == "default" and value is None):
+            continue
+        out[key] = compact_schema(value)
+    options = out.get("anyOf")
+    if isinstance(options, list):
+        options = [o for o in options if o != {"type": "null"}]
+        extra = {k: v for k, v in out.items() if k != "anyOf"}
+        out = {**options[0], **extra} if len(options) == 1 else {**extra, "anyOf": options}
+    return out

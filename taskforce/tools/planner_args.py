@@ -1,0 +1,120 @@
+"""The planner's arguments: parsing what a model sends, and the schema it is shown.
+
+Tolerant, never silent: a stringified JSON list is accepted where a list is expected,
+`"2"` where `2` is, a single index where a list is; anything else is refused with a
+message that names the parameter.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from annotated_types import Ge
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from taskforce.errors import ToolInputError
+from taskforce.tools.base import compact_schema
+
+ACTIONS = ("create_plan", "mark_done", "read_plan", "update_plan")
+Action = Literal["create_plan", "mark_done", "read_plan", "update_plan"]
+Status = Literal["DONE", "IN_PROGRESS", "FAILED", "SKIPPED", "PENDING"]
+
+
+def _no_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("must be an integer, not a boolean")
+    return value
+
+
+def _json_list(value: Any) -> Any:
+    """Accept `'["a", "b"]'` for a list, and a single item for a one-item list."""
+    if isinstance(value, str) and value.strip().startswith("["):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"looks like a JSON list but does not parse: {exc.msg}") from exc
+    if value is not None and not isinstance(value, list | tuple | dict):
+        return [value]
+    return value
+
+
+def _upper(value: Any) -> Any:
+    return value.strip().upper().replace(" ", "_") if isinstance(value, str) else value
+
+
+Index = Annotated[int, Ge(1), BeforeValidator(_no_bool)]
+Indices = Annotated[list[Index], BeforeValidator(_json_list)]
+Texts = Annotated[list[str], BeforeValidator(_json_list)]
+
+
+class PlannerArgs(BaseModel):
+    """Arguments of one `planner` call. All but `action` are optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: Action
+    tasks: Texts | None = None
+    step_index: Annotated[Indices | None, Field(description="step number(s), from 1")] = None
+    status: Annotated[Status, BeforeValidator(_upper)] | None = None
+    note: str | None = None
+    add_steps: Texts | None = None
+    insert_at: Annotated[Index | None, Field(description="add before this step")] = None
+    remove_indices: Indices | None = None
+    text: str | None = None
+
+
+_USES: dict[str, frozenset[str]] = {
+    "create_plan": frozenset({"tasks"}),
+    "mark_done": frozenset({"step_index", "status", "note"}),
+    "read_plan": frozenset(),
+    "update_plan": frozenset({"add_steps", "insert_at", "remove_indices", "step_index", "text"}),
+}
+
+
+def parse_args(params: dict[str, Any]) -> PlannerArgs:
+    """Validate raw call arguments; raise :class:`ToolInputError` naming the problem."""
+    action = params.get("action")
+    if action is None:
+        raise ToolInputError("Missing required parameter 'action' (one of " + _actions() + ")")
+    if action not in ACTIONS:
+        raise ToolInputError(
+            f"Unknown action {_short(action)}: use one of {_actions()}", "unknown_action"
+        )
+    try:
+        args = PlannerArgs.model_validate(params)
+    except ValidationError as exc:
+        raise ToolInputError(_describe(exc)) from exc
+    stray = [
+        name
+        for name in PlannerArgs.model_fields
+        if name != "action" and name not in _USES[action] and getattr(args, name) not in (None, [])
+    ]
+    if stray:
+        raise ToolInputError(f"parameter {stray[0]!r} does not apply to {action}")
+    return args
+
+
+def wire_schema() -> dict[str, Any]:
+    """The compact JSON Schema the model sees, generated from :class:`PlannerArgs`."""
+    schema: dict[str, Any] = compact_schema(PlannerArgs.model_json_schema())
+    schema.pop("description", None)
+    return schema
+
+
+def _describe(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = str(first["loc"][0]) if first["loc"] else "arguments"
+    if first["type"] == "extra_forbidden":
+        return f"unexpected parameter {_short(first['loc'][0])}"
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message} (got {_short(first['input'])})"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _actions() -> str:
+    return ", ".join(ACTIONS)
