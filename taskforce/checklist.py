@@ -6,7 +6,7 @@ Pure functions, no I/O. A step renders as one task-list line whose number is 1-b
     - [ ] 2. Summarize (in progress)
     - [ ] 3. Deploy (failed: timeout)
     - [x] 4. ~~Optional polish~~ (skipped)
-    - [ ] 5. Publish
+    - [ ] 5. Publish (needs approval) (blocked by 3)
 
 Step text can never break the list: newlines and control characters are folded into
 spaces, leading list/checkbox/heading syntax is removed, and HTML angle brackets are
@@ -90,6 +90,8 @@ def render_step(number: int, step: RenderableStep, blocked_by: Iterable[int] = (
         "DONE": f" — {note}" if note else "",
         "PENDING": f" — {note}" if note else "",
     }[status]
+    if getattr(step, "requires_approval", False) and status in {"PENDING", "IN_PROGRESS"}:
+        suffix += " (needs approval)"
     blockers = list(blocked_by)
     if blockers and status == "PENDING":
         suffix += " (blocked by " + ", ".join(str(b) for b in blockers) + ")"

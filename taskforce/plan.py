@@ -1,22 +1,27 @@
-"""The plan model: steps, statuses and the transitions between them.
+"""The plan model: steps, statuses, dependencies and the transitions between them.
 
-Pure domain code with no I/O. Transitions mutate the plan they are called on and raise
-:class:`~taskforce.errors.PlanError` *before* changing anything when a change is not
-allowed, so callers get all-or-nothing behaviour by validating first (every transition
-here checks all of its inputs before its first write).
+Pure domain code with no I/O and no hidden clock: transitions that record times take
+`now`. Every transition validates all of its inputs, and the resulting plan's
+invariants, before its first write, and raises :class:`~taskforce.errors.PlanError`
+naming the problem otherwise, so a refused change leaves the plan exactly as it was.
+
+Invariants: step ids are unique and never reused within a plan; a step depends only on
+steps before it (so there are no cycles); at most one step is IN_PROGRESS.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from taskforce.checklist import clean_text, render_checklist
+from taskforce.checklist import NO_PLAN, render_step
 from taskforce.errors import PlanError
+from taskforce.plan_specs import StepSpec, clean_note, clean_specs
 
 
 class StepStatus(enum.StrEnum):
@@ -33,6 +38,11 @@ class StepStatus(enum.StrEnum):
         """Pending or in progress: work remains."""
         return self in (StepStatus.PENDING, StepStatus.IN_PROGRESS)
 
+    @property
+    def is_finished(self) -> bool:
+        """Done or skipped: nothing left to do, and dependents may proceed."""
+        return self in (StepStatus.DONE, StepStatus.SKIPPED)
+
 
 @dataclass(frozen=True, slots=True)
 class PlanLimits:
@@ -41,16 +51,18 @@ class PlanLimits:
     max_steps: int = 1000
     max_text: int = 500
     max_note: int = 500
+    max_retries: int = 2
 
 
 DEFAULT_LIMITS = PlanLimits()
 
-
-_STATUS_ALIASES = {
-    "COMPLETED": "DONE",
-    "COMPLETE": "DONE",
-    "RUNNING": "IN_PROGRESS",
-    "TODO": "PENDING",
+_STATUS_ALIASES = {"COMPLETED": "DONE", "COMPLETE": "DONE", "RUNNING": "IN_PROGRESS"}
+_OPTIONAL_STEP_KEYS: dict[str, Any] = {
+    "depends_on": [],
+    "requires_approval": False,
+    "retries": 0,
+    "started_at": None,
+    "completed_at": None,
 }
 
 
@@ -63,6 +75,11 @@ class Step(BaseModel):
     description: str
     status: StepStatus = StepStatus.PENDING
     note: str | None = None
+    depends_on: list[str] = Field(default_factory=list)
+    requires_approval: bool = False
+    retries: int = 0
+    started_at: datetime | None = None
+    completed_at: datetime | None = None
 
     @field_validator("status", mode="before")
     @classmethod
@@ -77,14 +94,21 @@ class Step(BaseModel):
         """The status as its upper-case name (for rendering)."""
         return self.status.value
 
+    def duration_seconds(self) -> float | None:
+        """Seconds from start to completion, when both are known."""
+        if self.started_at is None or self.completed_at is None:
+            return None
+        return (self.completed_at - self.started_at).total_seconds()
+
 
 class Plan(BaseModel):
-    """An ordered list of steps with a version bumped by every change."""
+    """An ordered list of steps; `version` counts every change, `revision` every replan."""
 
     model_config = ConfigDict(extra="allow")
 
     tasks: list[Step] = Field(default_factory=list)
     version: int = 0
+    revision: int = 0
     next_id: int = 1
 
     # ---- reading ---------------------------------------------------------------------
@@ -106,17 +130,37 @@ class Plan(BaseModel):
         return plan
 
     def to_state(self) -> dict[str, Any]:
-        """The plan as plain JSON data (a fresh copy)."""
-        return self.model_dump(mode="json")
+        """The plan as plain JSON data (a fresh copy); optional step keys only when set."""
+        state = self.model_dump(mode="json")
+        for task in state["tasks"]:
+            for key, default in _OPTIONAL_STEP_KEYS.items():
+                if key in task and task[key] == default:
+                    del task[key]
+        if not state.get("revision"):
+            state.pop("revision", None)
+        return state
 
     def render(self) -> str:
         """The plan as a Markdown checklist (or `No active plan.`)."""
-        return render_checklist(self.tasks)
+        if not self.tasks:
+            return NO_PLAN
+        return "\n".join(
+            render_step(number, step, self.blocked_by(step))
+            for number, step in enumerate(self.tasks, start=1)
+        )
 
     @property
     def steps(self) -> list[Step]:
         """The steps in order (alias of `tasks`)."""
         return self.tasks
+
+    def step(self, step_id: str) -> Step:
+        """The step with id `step_id`."""
+        return next(s for s in self.tasks if s.id == step_id)
+
+    def number_of(self, step: Step) -> int:
+        """The 1-based number of `step` in this plan."""
+        return next(i for i, s in enumerate(self.tasks, start=1) if s.id == step.id)
 
     def open_steps(self) -> list[Step]:
         """Steps still pending or in progress."""
@@ -126,32 +170,86 @@ class Plan(BaseModel):
         """The step in progress, if any (there is at most one)."""
         return next((s for s in self.tasks if s.status is StepStatus.IN_PROGRESS), None)
 
-    def current_step(self) -> Step | None:
-        """The step to work on: the one in progress, else the first pending one."""
-        return self.in_progress() or next(
-            (s for s in self.tasks if s.status is StepStatus.PENDING), None
-        )
+    def blocked_by(self, step: Step) -> list[int]:
+        """Numbers of the unfinished steps `step` waits for."""
+        numbers = {s.id: i for i, s in enumerate(self.tasks, start=1)}
+        return [numbers[d] for d in step.depends_on if not self.step(d).status.is_finished]
 
-    def number_of(self, step: Step) -> int:
-        """The 1-based number of `step` in this plan."""
-        return next(i for i, s in enumerate(self.tasks, start=1) if s.id == step.id)
+    def runnable_steps(self) -> list[Step]:
+        """Pending steps whose dependencies are all finished, in order."""
+        return [s for s in self.tasks if s.status is StepStatus.PENDING and not self.blocked_by(s)]
+
+    def next_step(self) -> Step | None:
+        """The step to work on: the one in progress, else the first runnable one."""
+        runnable = self.runnable_steps()
+        return self.in_progress() or (runnable[0] if runnable else None)
+
+    def current_step(self) -> Step | None:
+        """Alias of :meth:`next_step`."""
+        return self.next_step()
 
     def progress(self) -> tuple[int, int]:
         """(finished steps, total steps); done and skipped count as finished."""
-        done = sum(s.status in (StepStatus.DONE, StepStatus.SKIPPED) for s in self.tasks)
-        return done, len(self.tasks)
+        return sum(s.status.is_finished for s in self.tasks), len(self.tasks)
+
+    def progress_ratio(self) -> float:
+        """Progress from 0.0 to 1.0 (0.0 for an empty plan)."""
+        done, total = self.progress()
+        return done / total if total else 0.0
+
+    def status(self, *, paused: bool = False) -> str:
+        """The plan's lifecycle status, derived from its steps.
+
+        `pending` (nothing started), `in_progress`, `paused` (when the caller says so),
+        `completed` (every step done or skipped) or `failed` (a failed step leaves nothing
+        else to run).
+        """
+        if self.tasks and all(s.status.is_finished for s in self.tasks):
+            return "completed"
+        if paused:
+            return "paused"
+        if any(s.status is StepStatus.FAILED for s in self.tasks) and self.next_step() is None:
+            return "failed"
+        started = any(s.status is not StepStatus.PENDING for s in self.tasks)
+        return "in_progress" if started else "pending"
 
     # ---- transitions -----------------------------------------------------------------
 
-    def replace(self, tasks: Sequence[str], limits: PlanLimits = DEFAULT_LIMITS) -> None:
-        """Replace the whole plan with `tasks`, all pending, with fresh ids."""
+    def replace(
+        self,
+        tasks: Sequence[str | StepSpec | dict[str, Any]],
+        limits: PlanLimits = DEFAULT_LIMITS,
+    ) -> None:
+        """Replace the whole plan with `tasks`, all pending, with fresh ids.
+
+        A task is a description or `{"description", "depends_on", "requires_approval"}`,
+        where `depends_on` lists numbers of earlier tasks in the same list.
+        """
         if not tasks:
             raise PlanError("tasks must be a non-empty list of step descriptions")
         if len(tasks) > limits.max_steps:
             raise PlanError(f"{len(tasks)} tasks is too many; the limit is {limits.max_steps}")
-        texts = _clean_all(tasks, "task", limits)
-        self.tasks = [self._new_step(t) for t in texts]
+        specs = clean_specs(tasks, "task", limits.max_text)
+        ids = [f"s{self.next_id + i}" for i in range(len(specs))]
+        for number, spec in enumerate(specs, start=1):
+            for dep in spec.depends_on:
+                if not isinstance(dep, int) or not 1 <= dep < number:
+                    raise PlanError(
+                        f"task {number} depends on {dep!r}: a task may depend only on "
+                        f"earlier tasks (1 to {number - 1})"
+                    )
+        self.tasks = [
+            Step(
+                id=ids[i],
+                description=spec.description,
+                depends_on=[ids[d - 1] for d in spec.depends_on if isinstance(d, int)],
+                requires_approval=spec.requires_approval,
+            )
+            for i, spec in enumerate(specs)
+        ]
+        self.next_id += len(specs)
         self.version += 1
+        self.revision += 1
 
     def set_status(
         self,
@@ -159,40 +257,59 @@ class Plan(BaseModel):
         status: StepStatus,
         note: str | None = None,
         limits: PlanLimits = DEFAULT_LIMITS,
+        *,
+        now: datetime | None = None,
     ) -> list[Step]:
         """Set the status (and optional note) of the steps at 1-based `indices`."""
-        positions = self._positions(indices, "step_index")
-        clean_note = _clean_note(note, limits)
-        targets = [self.tasks[p] for p in positions]
+        targets = [self.tasks[p] for p in self._positions(indices, "step_index")]
+        new_note = clean_note(note, limits.max_note)
         if status is StepStatus.IN_PROGRESS:
+            current = self.in_progress()
             if len(targets) > 1:
                 raise PlanError("only one step can be IN_PROGRESS at a time")
-            current = self.in_progress()
             if current is not None and current.id != targets[0].id:
                 raise PlanError(
                     f"step {self.number_of(current)} is already IN_PROGRESS; "
                     "finish it (mark_done) or change its status first"
                 )
+        batch = {t.id for t in targets}
         for step in targets:
-            step.status = status
-            if clean_note is not None:
-                step.note = clean_note
+            if status in (StepStatus.IN_PROGRESS, StepStatus.DONE):
+                waiting = [n for n in self.blocked_by(step) if self.tasks[n - 1].id not in batch]
+                if waiting:
+                    raise PlanError(
+                        f"step {self.number_of(step)} is blocked by step "
+                        f"{', '.join(map(str, waiting))}: finish that first",
+                        "blocked",
+                    )
+            retrying = step.status is StepStatus.FAILED and status.is_open
+            if retrying and step.retries >= limits.max_retries:
+                raise PlanError(
+                    f"step {self.number_of(step)} failed and was retried {step.retries} "
+                    f"times; the limit is {limits.max_retries}: skip it or replan",
+                    "retry_limit",
+                )
+        for step in targets:
+            _transition(step, status, now)
+            if new_note is not None:
+                step.note = new_note
         self.version += 1
         return targets
 
     def edit(
         self,
         *,
-        add: Sequence[str] = (),
+        add: Sequence[str | StepSpec | dict[str, Any]] = (),
         insert_at: int | None = None,
         remove: Sequence[int] = (),
         reword: tuple[int, str] | None = None,
         limits: PlanLimits = DEFAULT_LIMITS,
     ) -> None:
-        """Add, insert, remove and reword steps in one all-or-nothing change.
+        """Add, insert, remove and reword steps in one all-or-nothing replan.
 
-        Every index refers to the plan as it was before the call. New steps go before
-        the step numbered `insert_at` (1..n+1), or at the end when it is None.
+        Every index (including an added step's `depends_on`) refers to the plan as it was
+        before the call. New steps go before the step numbered `insert_at` (1..n+1), or at
+        the end. Completed steps are never removed; a step others depend on is not removed.
         """
         n = len(self.tasks)
         removed = set(self._positions(remove, "remove_indices")) if remove else set()
@@ -201,41 +318,49 @@ class Plan(BaseModel):
                 f"the plan would have {n - len(removed) + len(add)} steps; "
                 f"the limit is {limits.max_steps}"
             )
-        new_texts = _clean_all(add, "add_steps item", limits)
+        for pos in sorted(removed):
+            if self.tasks[pos].status is StepStatus.DONE:
+                raise PlanError(f"step {pos + 1} is DONE: completed steps are kept")
+        specs = clean_specs(add, "add_steps item", limits.max_text)
         if insert_at is not None and not 1 <= insert_at <= n + 1:
             raise PlanError(f"insert_at {insert_at} is out of range: use 1 to {n + 1}")
-        reworded: tuple[int, str] | None = None
+        new_text: tuple[int, str] | None = None
         if reword is not None:
             (pos,) = self._positions([reword[0]], "step_index")
             if pos in removed:
                 raise PlanError(f"step {reword[0]} cannot be both reworded and removed")
-            (text,) = _clean_all([reword[1]], "text", limits)
-            reworded = (pos, text)
-        if not (new_texts or removed or reworded):
+            new_text = (pos, clean_specs([reword[1]], "text", limits.max_text)[0].description)
+        if not (specs or removed or new_text):
             raise PlanError("update_plan needs add_steps, remove_indices or step_index with text")
-        if reworded is not None:
-            self.tasks[reworded[0]].description = reworded[1]
-        fresh = [self._new_step(t) for t in new_texts]
+        fresh: list[Step] = []
+        for offset, spec in enumerate(specs):
+            deps = [
+                self._positions([d], f"add_steps item {offset + 1} depends_on")[0]
+                for d in spec.depends_on
+                if isinstance(d, int)
+            ]
+            fresh.append(
+                Step(
+                    id=f"s{self.next_id + offset}",
+                    description=spec.description,
+                    depends_on=[self.tasks[p].id for p in deps],
+                    requires_approval=spec.requires_approval,
+                )
+            )
         at = (insert_at or n + 1) - 1
-        kept: list[Step] = []
-        for pos, step in enumerate(self.tasks):
-            if pos == at:
-                kept.extend(fresh)
-            if pos not in removed:
-                kept.append(step)
-        if at >= n:
-            kept.extend(fresh)
-        self.tasks = kept
+        order = [s for pos, s in enumerate(self.tasks) if pos < at and pos not in removed]
+        order += fresh + [s for pos, s in enumerate(self.tasks) if pos >= at and pos not in removed]
+        _check_order(order, {self.tasks[p].id for p in removed}, self.tasks)
+        if new_text is not None:
+            self.tasks[new_text[0]].description = new_text[1]
+        self.tasks = order
+        self.next_id += len(fresh)
         self.version += 1
+        self.revision += 1
 
     # ---- helpers ---------------------------------------------------------------------
 
-    def _new_step(self, text: str) -> Step:
-        step = Step(id=f"s{self.next_id}", description=text)
-        self.next_id += 1
-        return step
-
-    def _positions(self, indices: Iterable[int], name: str) -> list[int]:
+    def _positions(self, indices: Sequence[int], name: str) -> list[int]:
         """0-based positions for 1-based `indices`, de-duplicated in order; range-checked."""
         n = len(self.tasks)
         if n == 0:
@@ -251,27 +376,38 @@ class Plan(BaseModel):
         return [i - 1 for i in unique]
 
 
-def _clean_all(texts: Sequence[str], what: str, limits: PlanLimits) -> list[str]:
-    cleaned: list[str] = []
-    for number, raw in enumerate(texts, start=1):
-        text = clean_text(raw)
-        if not text:
-            raise PlanError(f"{what} {number} is empty")
-        if len(text) > limits.max_text:
-            raise PlanError(
-                f"{what} {number} is {len(text)} characters; the limit is {limits.max_text}"
-            )
-        cleaned.append(text)
-    return cleaned
+def _transition(step: Step, status: StepStatus, now: datetime | None) -> None:
+    if step.status is StepStatus.FAILED and status.is_open:
+        step.retries += 1
+        step.completed_at = None
+    if status is StepStatus.IN_PROGRESS and step.status is not StepStatus.IN_PROGRESS:
+        step.started_at = now
+    if status in (StepStatus.DONE, StepStatus.FAILED, StepStatus.SKIPPED):
+        step.completed_at = now
+        if step.started_at is None:
+            step.started_at = now
+    if status is StepStatus.PENDING:
+        step.started_at = step.completed_at = None
+    step.status = status
 
 
-def _clean_note(note: str | None, limits: PlanLimits) -> str | None:
-    if note is None:
-        return None
-    text = clean_text(note)
-    if len(text) > limits.max_note:
-        raise PlanError(f"note is {len(text)} characters; the limit is {limits.max_note}")
-    return text or None
+def _check_order(order: list[Step], removed: set[str], before: list[Step]) -> None:
+    """Every dependency must stay, and stand earlier in `order`."""
+    numbers = {s.id: i for i, s in enumerate(before, start=1)}
+    seen: set[str] = set()
+    for position, step in enumerate(order, start=1):
+        for dep in step.depends_on:
+            if dep in removed:
+                raise PlanError(
+                    f"step {numbers.get(step.id, position)} depends on step {numbers[dep]}, "
+                    "which would be removed: change or remove the dependent step too"
+                )
+            if dep not in seen:
+                raise PlanError(
+                    f"new step at position {position} would come before its dependency "
+                    f"(step {numbers[dep]}): insert it later"
+                )
+        seen.add(step.id)
 
 
 def _with_ids(state: dict[str, Any]) -> dict[str, Any]:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from taskforce.errors import PlanError, StaleStateError, StateError, ToolInputError
+from taskforce.errors import PlanError, StaleStateError, StateError, ToolInputError, UserError
 from taskforce.plan import DEFAULT_LIMITS, Plan, PlanLimits, StepStatus
+from taskforce.plan_events import lifecycle_events, log_events
+from taskforce.plan_specs import StepSpec
 from taskforce.tools.base import ApprovalRiskLevel, error_result
-from taskforce.tools.planner_args import PlannerArgs, parse_args, wire_schema
+from taskforce.tools.planner_args import PlannerArgs, TaskArg, parse_args, wire_schema
 
 if TYPE_CHECKING:
     from taskforce.store import StateManager
@@ -23,11 +27,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 DESCRIPTION = (
-    "Your plan as a checklist; steps are numbered from 1. "
-    "create_plan(tasks) replaces any plan. "
-    "mark_done(step_index, status?, note?) sets step(s) to status, default DONE "
-    "(IN_PROGRESS: one step at a time). read_plan(). "
-    "update_plan(add_steps?, insert_at?, remove_indices?; step_index+text rewords a step)."
+    "Your plan as a checklist, steps numbered from 1. create_plan(tasks): new plan; "
+    "depends_on lists earlier step numbers. mark_done(step_index, status=DONE, note?); "
+    "one step IN_PROGRESS at a time. read_plan(). "
+    "update_plan(add_steps, insert_at, remove_indices; step_index+text rewords)."
 )
 
 _SCHEMA = wire_schema()
@@ -41,7 +44,8 @@ class PlannerTool:
         state_manager: when given with `session_id`, every successful change is
             committed to that session before the result is returned.
         session_id: the session whose plan this tool edits.
-        limits: bounds on steps and text length.
+        limits: bounds on steps, text length and retries.
+        clock: gives the time recorded when steps start and finish.
     """
 
     name = "planner"
@@ -57,9 +61,11 @@ class PlannerTool:
         state_manager: StateManager | None = None,
         session_id: str | None = None,
         limits: PlanLimits = DEFAULT_LIMITS,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self._plan = Plan.from_state(initial_state)
         self._limits = limits
+        self._clock = clock
         self._lock = asyncio.Lock()
         self._store: StateManager | None = None
         self._session_id: str | None = None
@@ -83,7 +89,7 @@ class PlannerTool:
         try:
             args = parse_args(params)
             if args.action != "read_plan":
-                _apply(args, self._plan.model_copy(deep=True), self._limits)
+                _apply(args, self._plan.model_copy(deep=True), self._limits, self._clock())
         except ToolInputError as exc:
             return False, str(exc)
         return True, None
@@ -103,10 +109,12 @@ class PlannerTool:
                 if args.action == "read_plan":
                     return {"success": True, "output": self._plan.render(), "message": "Plan read."}
                 draft = self._plan.model_copy(deep=True)
-                message = _apply(args, draft, self._limits)
+                message = _apply(args, draft, self._limits, self._clock())
+                events = lifecycle_events(self._plan, draft)
                 if self._store is not None:
-                    await self._commit(draft)
+                    await self._commit(draft, events)
                 self._plan = draft
+            log_events(events, self._session_id)
             return {"success": True, "output": draft.render(), "message": message}
         except ToolInputError as exc:
             return error_result(str(exc), exc.error_type)
@@ -119,6 +127,8 @@ class PlannerTool:
         except StateError as exc:
             logger.warning("planner: state error: %s", exc)
             return error_result(f"could not save the plan: {exc}", "state_error")
+        except UserError as exc:  # e.g. an invalid session id given by the developer
+            return error_result(str(exc), "configuration_error")
         except Exception as exc:  # a bug must not crash the agent loop
             logger.exception("planner: unexpected error")
             return error_result(f"internal error: {type(exc).__name__}", "internal_error")
@@ -155,12 +165,15 @@ class PlannerTool:
         self._plan = Plan.from_state(self._session.get("plan"))
         self._loaded = True
 
-    async def _commit(self, draft: Plan) -> None:
+    async def _commit(self, draft: Plan, events: list[dict[str, Any]]) -> None:
         assert self._store is not None and self._session_id is not None
         state = {**self._session, "plan": draft.to_state()}
         try:
             version = await self._store.save_state(
-                self._session_id, state, expected_version=self._session_version or 0
+                self._session_id,
+                state,
+                expected_version=self._session_version or 0,
+                events=events,
             )
         except StaleStateError:
             await self._load()
@@ -168,16 +181,22 @@ class PlannerTool:
         self._session, self._session_version = state, version
 
 
-def _apply(args: PlannerArgs, plan: Plan, limits: PlanLimits) -> str:
+def _specs(items: list[str | TaskArg] | None) -> list[str | StepSpec]:
+    return [
+        item if isinstance(item, str) else StepSpec(**item.model_dump()) for item in items or []
+    ]
+
+
+def _apply(args: PlannerArgs, plan: Plan, limits: PlanLimits, now: datetime) -> str:
     """Apply a parsed call to `plan` (a draft); return the success message."""
     if args.action == "create_plan":
-        plan.replace(args.tasks or [], limits)
+        plan.replace(_specs(args.tasks), limits)
         return f"Plan created with {len(plan.tasks)} tasks."
     if args.action == "mark_done":
         if not args.step_index:
             raise PlanError("mark_done needs step_index (a step number from 1)")
         status = StepStatus(args.status or "DONE")
-        steps = plan.set_status(args.step_index, status, args.note, limits)
+        steps = plan.set_status(args.step_index, status, args.note, limits, now=now)
         numbers = ", ".join(str(plan.number_of(s)) for s in steps)
         return f"Step {numbers} marked {status.value}."
     # update_plan
@@ -187,7 +206,7 @@ def _apply(args: PlannerArgs, plan: Plan, limits: PlanLimits) -> str:
             raise PlanError("to reword a step give one step_index and its new text")
         reword = (args.step_index[0], args.text)
     plan.edit(
-        add=args.add_steps or [],
+        add=_specs(args.add_steps),
         insert_at=args.insert_at,
         remove=args.remove_indices or [],
         reword=reword,

@@ -11,7 +11,14 @@ import json
 from typing import Annotated, Any, Literal
 
 from annotated_types import Ge
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+)
 
 from taskforce.errors import ToolInputError
 from taskforce.tools.base import compact_schema
@@ -45,7 +52,19 @@ def _upper(value: Any) -> Any:
 
 Index = Annotated[int, Ge(1), BeforeValidator(_no_bool)]
 Indices = Annotated[list[Index], BeforeValidator(_json_list)]
-Texts = Annotated[list[str], BeforeValidator(_json_list)]
+
+
+class TaskArg(BaseModel):
+    """A step with dependencies (numbers of earlier steps) and an approval flag."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str
+    depends_on: list[Index] = []
+    requires_approval: bool = False
+
+
+Texts = Annotated[list[str | TaskArg], BeforeValidator(_json_list)]
 
 
 class PlannerArgs(BaseModel):
@@ -58,7 +77,10 @@ class PlannerArgs(BaseModel):
     step_index: Annotated[Indices | None, Field(description="step number(s), from 1")] = None
     status: Annotated[Status, BeforeValidator(_upper)] | None = None
     note: str | None = None
-    add_steps: Texts | None = None
+    # Objects are accepted here too; the schema shows texts to keep the definition small.
+    add_steps: Annotated[
+        Texts | None, WithJsonSchema({"type": "array", "items": {"type": "string"}})
+    ] = None
     insert_at: Annotated[Index | None, Field(description="add before this step")] = None
     remove_indices: Indices | None = None
     text: str | None = None
@@ -96,10 +118,41 @@ def parse_args(params: dict[str, Any]) -> PlannerArgs:
 
 
 def wire_schema() -> dict[str, Any]:
-    """The compact JSON Schema the model sees, generated from :class:`PlannerArgs`."""
-    schema: dict[str, Any] = compact_schema(PlannerArgs.model_json_schema())
-    schema.pop("description", None)
+    """The compact JSON Schema the model sees, generated from :class:`PlannerArgs`.
+
+    Bounds and defaults are left to validation (its errors say them), which keeps the
+    definition small; everything the model may send is still described.
+    """
+    raw = PlannerArgs.model_json_schema()
+    schema: dict[str, Any] = _lean(_inline(raw, raw.pop("$defs", {})))
+    schema["required"] = ["action"]
     return schema
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    """Replace each `$ref` by the definition it names (the planner's are not recursive)."""
+    if isinstance(node, list):
+        return [_inline(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return _inline(defs[ref.removeprefix("#/$defs/")], defs)
+    return compact_schema({k: _inline(v, defs) for k, v in node.items()})
+
+
+def _lean(node: Any, *, names: bool = False) -> Any:
+    """Drop bounds, defaults, descriptions and `additionalProperties` (validation has them)."""
+    if isinstance(node, list):
+        return [_lean(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if names:  # a `properties` mapping: its keys are parameter names, keep them all
+        return {k: _lean(v) for k, v in node.items()}
+    drop = {"minimum", "default", "description", "additionalProperties", "required"}
+    return {
+        k: _lean(v, names=k in {"properties", "$defs"}) for k, v in node.items() if k not in drop
+    }
 
 
 def _describe(exc: ValidationError) -> str:
