@@ -11,37 +11,19 @@ steps before it (so there are no cycles); at most one step is IN_PROGRESS.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from taskforce.checklist import NO_PLAN, render_step
 from taskforce.errors import PlanError
 from taskforce.plan_specs import StepSpec, clean_note, clean_specs
+from taskforce.step import OPTIONAL_STEP_KEYS, Step, StepStatus, transition
 
-
-class StepStatus(enum.StrEnum):
-    """Where a step stands."""
-
-    PENDING = "PENDING"
-    IN_PROGRESS = "IN_PROGRESS"
-    DONE = "DONE"
-    FAILED = "FAILED"
-    SKIPPED = "SKIPPED"
-
-    @property
-    def is_open(self) -> bool:
-        """Pending or in progress: work remains."""
-        return self in (StepStatus.PENDING, StepStatus.IN_PROGRESS)
-
-    @property
-    def is_finished(self) -> bool:
-        """Done or skipped: nothing left to do, and dependents may proceed."""
-        return self in (StepStatus.DONE, StepStatus.SKIPPED)
+__all__ = ["DEFAULT_LIMITS", "Plan", "PlanLimits", "Step", "StepStatus"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,50 +37,6 @@ class PlanLimits:
 
 
 DEFAULT_LIMITS = PlanLimits()
-
-_STATUS_ALIASES = {"COMPLETED": "DONE", "COMPLETE": "DONE", "RUNNING": "IN_PROGRESS"}
-_OPTIONAL_STEP_KEYS: dict[str, Any] = {
-    "depends_on": [],
-    "requires_approval": False,
-    "retries": 0,
-    "started_at": None,
-    "completed_at": None,
-}
-
-
-class Step(BaseModel):
-    """One step of a plan. Unknown keys are kept, so newer fields survive older code."""
-
-    model_config = ConfigDict(extra="allow")
-
-    id: str
-    description: str
-    status: StepStatus = StepStatus.PENDING
-    note: str | None = None
-    depends_on: list[str] = Field(default_factory=list)
-    requires_approval: bool = False
-    retries: int = 0
-    started_at: datetime | None = None
-    completed_at: datetime | None = None
-
-    @field_validator("status", mode="before")
-    @classmethod
-    def _legacy_status(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            upper = value.strip().upper().replace(" ", "_")
-            return _STATUS_ALIASES.get(upper, upper)
-        return value
-
-    @property
-    def status_name(self) -> str:
-        """The status as its upper-case name (for rendering)."""
-        return self.status.value
-
-    def duration_seconds(self) -> float | None:
-        """Seconds from start to completion, when both are known."""
-        if self.started_at is None or self.completed_at is None:
-            return None
-        return (self.completed_at - self.started_at).total_seconds()
 
 
 class Plan(BaseModel):
@@ -133,7 +71,7 @@ class Plan(BaseModel):
         """The plan as plain JSON data (a fresh copy); optional step keys only when set."""
         state = self.model_dump(mode="json")
         for task in state["tasks"]:
-            for key, default in _OPTIONAL_STEP_KEYS.items():
+            for key, default in OPTIONAL_STEP_KEYS.items():
                 if key in task and task[key] == default:
                     del task[key]
         if not state.get("revision"):
@@ -290,7 +228,7 @@ class Plan(BaseModel):
                     "retry_limit",
                 )
         for step in targets:
-            _transition(step, status, now)
+            transition(step, status, now)
             if new_note is not None:
                 step.note = new_note
         self.version += 1
@@ -374,21 +312,6 @@ class Plan(BaseModel):
                 f"{name} {bad[0]} is out of range: the plan has steps 1 to {n}", "out_of_range"
             )
         return [i - 1 for i in unique]
-
-
-def _transition(step: Step, status: StepStatus, now: datetime | None) -> None:
-    if step.status is StepStatus.FAILED and status.is_open:
-        step.retries += 1
-        step.completed_at = None
-    if status is StepStatus.IN_PROGRESS and step.status is not StepStatus.IN_PROGRESS:
-        step.started_at = now
-    if status in (StepStatus.DONE, StepStatus.FAILED, StepStatus.SKIPPED):
-        step.completed_at = now
-        if step.started_at is None:
-            step.started_at = now
-    if status is StepStatus.PENDING:
-        step.started_at = step.completed_at = None
-    step.status = status
 
 
 def _check_order(order: list[Step], removed: set[str], before: list[Step]) -> None:
