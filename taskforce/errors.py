@@ -68,6 +68,10 @@ class ProviderError(TaskforceError):
         self.retryable = retryable
 
 
+class ContextWindowExceededError(ProviderError):
+    """The prompt does not fit the model's context window: compact the conversation and retry."""
+
+
 # --- the store refused or failed -------------------------------------------------------------
 
 

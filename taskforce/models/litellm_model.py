@@ -1,0 +1,394 @@
+"""LiteLLMModel: any provider litellm supports, behind the ``Model`` protocol.
+
+The only module that imports litellm, and only at first use (importing it takes seconds and
+litellm must see ``LITELLM_LOCAL_MODEL_COST_MAP`` first so it never downloads its price list).
+
+Failures are sorted for the agent loop: transient provider trouble (rate limits, timeouts,
+connection errors, 5xx) is retried with exponential backoff (honouring ``Retry-After``) and then
+raised as ``ProviderError(retryable=True)``; authentication problems name the environment
+variable to set; an oversized prompt raises :class:`ContextWindowExceededError` so the caller can
+compact the conversation and try again. The API key never appears in ``repr()``, logs or error
+messages.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import logging
+import os
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+from tenacity.wait import wait_exponential
+
+from taskforce.errors import ConfigurationError, ContextWindowExceededError, ProviderError
+from taskforce.models.base import Message, ModelResponse, ToolCall, ToolSpec, Usage
+
+__all__ = ["LiteLLMModel"]
+
+log = logging.getLogger(__name__)
+
+_RESERVED = frozenset(
+    {"model", "messages", "tools", "stream", "num_retries", "max_retries", "api_key", "api_base"}
+    | {"timeout"}
+)
+_MAX_RETRY_AFTER = 60.0  # seconds; a longer Retry-After is capped
+_CONTEXT_HINTS = (
+    "context length",
+    "context window",
+    "context size",
+    "maximum context",
+    "prompt is too long",
+    "too many tokens",
+)
+_CHARS_PER_TOKEN = 4
+_MIN_SECRET_LEN = 6
+
+
+def _import_litellm() -> Any:
+    """Import litellm offline-safe: local cost map, no banner printed to stdout on errors."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    # litellm print()s a "Give Feedback / Get Help" banner on every exception; it would
+    # corrupt a CLI's output and says nothing our ProviderError does not.
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+class LiteLLMModel:
+    """A chat model reached through litellm (OpenAI, Anthropic, Gemini, local servers, ...).
+
+    Args:
+        model: litellm model string, e.g. ``"openai/gpt-4o-mini"`` or ``"anthropic/claude-..."``.
+        api_base: Base URL of the endpoint (e.g. ``"http://127.0.0.1:8014/v1"``).
+        api_key: Key for the provider; default: litellm reads the provider's variable.
+        context_window: Context size in tokens; default: litellm's model table, else None.
+        max_retries: Retries after the first attempt for transient failures.
+        retry_wait: ``(min, max)`` seconds of exponential backoff between attempts.
+        timeout: Seconds allowed for one request.
+        **litellm_kwargs: Passed through to ``litellm.acompletion`` (temperature, headers, ...).
+
+    Raises:
+        ConfigurationError: If an argument is invalid.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        context_window: int | None = None,
+        max_retries: int = 3,
+        retry_wait: tuple[float, float] = (1.0, 30.0),
+        timeout: float = 60.0,
+        **litellm_kwargs: Any,
+    ) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise ConfigurationError("model must be a non-empty litellm model string")
+        if api_base is not None and not api_base.strip():
+            raise ConfigurationError("api_base must not be empty (omit it for the default)")
+        if api_key is not None and not api_key.strip():
+            raise ConfigurationError("api_key must not be empty (omit it to use the environment)")
+        if context_window is not None and (
+            isinstance(context_window, bool) or not isinstance(context_window, int)
+        ):
+            raise ConfigurationError("context_window must be a positive integer or None")
+        if context_window is not None and context_window <= 0:
+            raise ConfigurationError("context_window must be a positive integer or None")
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise ConfigurationError("max_retries must be an integer >= 0")
+        if len(retry_wait) != 2 or not 0 <= retry_wait[0] <= retry_wait[1]:
+            raise ConfigurationError("retry_wait must be (min, max) seconds with 0 <= min <= max")
+        if not timeout > 0:
+            raise ConfigurationError("timeout must be > 0 seconds")
+        if clash := sorted(_RESERVED & litellm_kwargs.keys()):
+            raise ConfigurationError(f"LiteLLMModel manages these itself: {', '.join(clash)}")
+        self._model = model.strip()
+        self._api_base = api_base
+        self._api_key = api_key
+        self._context_window = context_window
+        self._max_retries = max_retries
+        self._retry_wait = (float(retry_wait[0]), float(retry_wait[1]))
+        self._timeout = float(timeout)
+        self._extra = dict(litellm_kwargs)
+        self._info_window: int | None = None
+        self._info_loaded = False
+
+    def __repr__(self) -> str:
+        base = f", api_base={self._api_base!r}" if self._api_base else ""
+        key = ", api_key=<set>" if self._api_key else ""
+        return f"LiteLLMModel(model={self._model!r}{base}{key})"
+
+    @property
+    def name(self) -> str:
+        """The litellm model string."""
+        return self._model
+
+    @property
+    def context_window(self) -> int | None:
+        """The configured context size, else litellm's ``max_input_tokens``, else None."""
+        if self._context_window is not None:
+            return self._context_window
+        if not self._info_loaded:
+            self._info_loaded = True
+            try:
+                info = _import_litellm().get_model_info(self._model)
+                value = info.get("max_input_tokens") or info.get("max_tokens")
+                self._info_window = int(value) if value else None
+            except Exception:  # unknown model: litellm raises; "unknown" is the answer
+                self._info_window = None
+        return self._info_window
+
+    def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+        """Estimate prompt tokens with litellm's bundled tiktoken encoding, never the network.
+
+        litellm would fetch Hugging Face tokenizers for some model names (llama-3, claude-2,
+        command-r, ...); those are not used here. If litellm cannot count, the estimate is
+        one token per 4 characters of the JSON-encoded messages and tools.
+        """
+        try:
+            litellm = _import_litellm()
+            tokenizer = litellm.utils._return_openai_tokenizer(self._model)
+            return int(
+                litellm.token_counter(
+                    model=self._model,
+                    custom_tokenizer=tokenizer,
+                    messages=[dict(m) for m in messages],
+                    tools=[dict(t) for t in tools] or None,
+                    use_default_image_token_count=True,  # never download images to size them
+                )
+            )
+        except Exception:
+            log.debug("token_counter failed for %s; using chars/4", self._model, exc_info=True)
+            text = json.dumps(list(messages), default=str) + json.dumps(list(tools), default=str)
+            return len(text) // _CHARS_PER_TOKEN + 1
+
+    async def complete(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec]
+    ) -> ModelResponse:
+        """Send the conversation (and tools, if any) and convert the reply.
+
+        Raises:
+            ContextWindowExceededError: The prompt is too large for the model.
+            ProviderError: The provider failed; ``retryable`` says if a later try may work.
+        """
+        litellm = _import_litellm()
+        request: dict[str, Any] = {
+            "model": self._model,
+            "messages": copy.deepcopy(list(messages)),
+            "timeout": self._timeout,
+            "num_retries": 0,  # retries are ours (tenacity), so they are counted and bounded
+            **self._extra,
+        }
+        if tools:
+            request["tools"] = copy.deepcopy(list(tools))
+        if self._api_base:
+            request["api_base"] = self._api_base
+        if self._api_key:
+            request["api_key"] = self._api_key
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self._max_retries + 1),
+            wait=self._wait,
+            retry=retry_if_exception(lambda e: _is_transient(litellm, e)),
+            before_sleep=self._log_retry,
+            reraise=True,
+        )
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    response = await litellm.acompletion(**request)
+        except Exception as exc:
+            attempts = retrying.statistics.get("attempt_number", 1)
+            error = self._provider_error(litellm, exc, attempts)
+            raise error from (None if self._leaks(exc) else exc)
+        try:
+            return _convert(response)
+        except Exception as exc:
+            raise ProviderError(
+                f"{self._model}: could not read the provider's reply ({type(exc).__name__}: "
+                f"{self._redact(str(exc))})"
+            ) from None
+
+    # -- retries -------------------------------------------------------------------------
+
+    def _wait(self, state: RetryCallState) -> float:
+        low, high = self._retry_wait
+        backoff = float(wait_exponential(multiplier=max(low, 1e-9), min=low, max=high)(state))
+        exc = state.outcome.exception() if state.outcome else None
+        after = _retry_after(exc)
+        return max(backoff, min(after, _MAX_RETRY_AFTER)) if after is not None else backoff
+
+    def _log_retry(self, state: RetryCallState) -> None:
+        exc = state.outcome.exception() if state.outcome else None
+        wait = state.next_action.sleep if state.next_action else 0.0
+        log.warning(
+            "%s: %s on attempt %d/%d; retrying in %.2fs",
+            self._model,
+            type(exc).__name__,
+            state.attempt_number,
+            self._max_retries + 1,
+            wait,
+        )
+
+    # -- errors ------------------------------------------------------------------------------
+
+    def _secret(self) -> str | None:
+        # A placeholder key like "x" for a local server is no secret; masking it would
+        # garble every message that contains the letter.
+        key = self._api_key
+        return key if key and len(key) >= _MIN_SECRET_LEN else None
+
+    def _redact(self, text: str) -> str:
+        key = self._secret()
+        return text.replace(key, "***") if key else text
+
+    def _leaks(self, exc: BaseException) -> bool:
+        key = self._secret()
+        return key is not None and key in f"{exc!s}{exc!r}"
+
+    def _provider_error(self, litellm: Any, exc: Exception, attempts: int) -> ProviderError:
+        status = getattr(exc, "status_code", None)
+        detail = self._redact(_short(exc))
+        where = f"{self._model}" + (f" at {self._api_base}" if self._api_base else "")
+        if _is_transient(litellm, exc):
+            return ProviderError(
+                f"{where}: {detail} (gave up after {attempts} attempt(s))", retryable=True
+            )
+        if isinstance(exc, litellm.ContextWindowExceededError) or (
+            status in (400, 413, None) and any(h in str(exc).lower() for h in _CONTEXT_HINTS)
+        ):
+            return ContextWindowExceededError(
+                f"{where}: the prompt does not fit the model's context window; "
+                f"shorten or compact the conversation ({detail})"
+            )
+        if _is_auth(litellm, exc):
+            return ProviderError(f"{where}: authentication failed ({detail}); {self._key_hint()}")
+        if isinstance(exc, litellm.NotFoundError):
+            return ProviderError(f"{where}: model or endpoint not found ({detail})")
+        if isinstance(exc, litellm.BadRequestError):
+            return ProviderError(f"{where}: the provider rejected the request ({detail})")
+        if _missing_module(exc):
+            hint = " (pip install mcp)" if "mcp" in str(exc) else ""
+            return ProviderError(f"{where}: litellm needs a missing package{hint}: {detail}")
+        return ProviderError(f"{where}: {detail}")
+
+    def _key_hint(self) -> str:
+        names: list[str] = []
+        try:
+            litellm = _import_litellm()
+            names = list(litellm.validate_environment(model=self._model)["missing_keys"])
+            if not names:
+                provider = litellm.get_llm_provider(self._model)[1]
+                names = [f"{str(provider).upper()}_API_KEY"]
+        except Exception:
+            provider = self._model.split("/", 1)[0] if "/" in self._model else "OPENAI"
+            names = [f"{provider.upper()}_API_KEY"]
+        how = " or ".join(names)
+        if self._api_key:
+            return f"the api_key given was rejected; check it, or omit it and set {how}"
+        return f"set {how} in the environment (or pass api_key=...)"
+
+
+def _is_auth(litellm: Any, exc: BaseException) -> bool:
+    if isinstance(exc, litellm.AuthenticationError | litellm.PermissionDeniedError):
+        return True
+    text = str(exc).lower()
+    return "missing credentials" in text or "api_key client option must be set" in text
+
+
+def _is_transient(litellm: Any, exc: BaseException) -> bool:
+    """Rate limits, timeouts, connection trouble and 5xx answers: worth another try."""
+    if _is_auth(litellm, exc) or isinstance(exc, litellm.ContextWindowExceededError):
+        return False
+    if _missing_module(exc):  # litellm reports e.g. a missing `mcp` as a connection error
+        return False
+    transient = (
+        litellm.RateLimitError,
+        litellm.Timeout,
+        litellm.APIConnectionError,
+        litellm.ServiceUnavailableError,
+        litellm.InternalServerError,
+    )
+    if isinstance(exc, transient):
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and (status >= 500 or status in (408, 409, 429))
+
+
+def _missing_module(exc: BaseException) -> bool:
+    return isinstance(exc, ImportError) or "No module named" in str(exc)
+
+
+def _retry_after(exc: BaseException | None) -> float | None:
+    # litellm keeps the provider's headers in `litellm_response_headers`; `response` is its own
+    headers = getattr(exc, "litellm_response_headers", None) or getattr(
+        getattr(exc, "response", None), "headers", None
+    )
+    try:
+        value = headers.get("retry-after") if headers is not None else None
+        return max(0.0, float(value)) if value is not None else None
+    except (TypeError, ValueError):
+        return None  # an HTTP date or garbage: fall back to our own backoff
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    # litellm says "litellm.InternalServerError: InternalServerError: OpenAIException - ..."
+    text = re.sub(r"^(?:litellm\.)?(\w+): (?:\1: )?(?:\w+Exception - )?", r"\1: ", text)
+    return text if len(text) <= 500 else text[:497] + "..."
+
+
+# -- reply conversion ----------------------------------------------------------------------
+
+
+def _convert(response: Any) -> ModelResponse:
+    choices = getattr(response, "choices", None) or []
+    if not choices:
+        raise ValueError("the reply has no choices")
+    message = choices[0].message
+    calls = []
+    seen: set[str] = set()
+    for index, raw in enumerate(getattr(message, "tool_calls", None) or []):
+        function = _get(raw, "function")
+        name = str(_get(function, "name") or "")
+        arguments = _get(function, "arguments")
+        if not isinstance(arguments, str):
+            arguments = "{}" if arguments is None else json.dumps(arguments, default=str)
+        call_id = _get(raw, "id")
+        if not isinstance(call_id, str) or not call_id or call_id in seen:
+            call_id = _stable_id(getattr(response, "id", ""), index, name, arguments)
+        seen.add(call_id)
+        calls.append(ToolCall(id=call_id, name=name, arguments=arguments))
+    usage = getattr(response, "usage", None)
+    return ModelResponse(
+        content=_text(getattr(message, "content", None)),
+        tool_calls=tuple(calls),
+        usage=Usage(
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        ),
+    )
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+
+def _text(content: Any) -> str | None:
+    """The reply text; None when there is none (some servers send "" beside tool calls)."""
+    if isinstance(content, list):  # content parts
+        content = "".join(str(_get(p, "text") or "") for p in content)
+    elif content is not None and not isinstance(content, str):
+        content = str(content)
+    return content if content and content.strip() else None
+
+
+def _stable_id(response_id: Any, index: int, name: str, arguments: str) -> str:
+    digest = hashlib.sha256(f"{response_id}\0{index}\0{name}\0{arguments}".encode()).hexdigest()
+    return f"call_{digest[:24]}"

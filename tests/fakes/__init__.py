@@ -1,0 +1,1 @@
+"""Test doubles with real wire protocols (a scriptable OpenAI-compatible server)."""
