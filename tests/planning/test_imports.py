@@ -1,0 +1,16 @@
+"""Planning and documents stay light: no SQLAlchemy, litellm or PyYAML on import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_packages_import_nothing_heavy() -> None:
+    code = (
+        "import sys, taskforce.planning, taskforce.documents, taskforce.documents.commands\n"
+        "print(sorted(m for m in ('sqlalchemy', 'litellm', 'yaml', 'taskforce.store.manager')"
+        " if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
