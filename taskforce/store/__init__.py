@@ -1,0 +1,46 @@
+"""Persistent session state: :class:`StateManager` (SQLAlchemy async; SQLite or PostgreSQL).
+
+Default database: ``sqlite+aiosqlite:///<user data dir>/taskforce/taskforce.db`` (platformdirs;
+e.g. ``~/.local/share/taskforce/taskforce.db`` on Linux), overridden by ``TASKFORCE_DB_URL``
+or ``StateManager(url)``; PostgreSQL works the same: ``postgresql+asyncpg://user@host/db``.
+
+``import taskforce.store`` is cheap: SQLAlchemy is imported only when ``StateManager`` is
+first used. For fast read-only CLI listings see :mod:`taskforce.store.readonly`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from taskforce.store._config import (
+    ENV_VAR,
+    HEAD_REVISION,
+    MAX_PAYLOAD_BYTES,
+    SCHEMA_REVISIONS,
+    default_db_url,
+    validate_session_id,
+)
+from taskforce.store._types import HistoryEntry, SessionSummary
+
+if TYPE_CHECKING:
+    from taskforce.store.manager import StateManager
+
+__all__ = [
+    "ENV_VAR",
+    "HEAD_REVISION",
+    "MAX_PAYLOAD_BYTES",
+    "SCHEMA_REVISIONS",
+    "HistoryEntry",
+    "SessionSummary",
+    "StateManager",
+    "default_db_url",
+    "validate_session_id",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "StateManager":
+        from taskforce.store.manager import StateManager
+
+        return StateManager
+    raise AttributeError(f"module 'taskforce.store' has no attribute {name!r}")

@@ -1,0 +1,226 @@
+r"""Session state <-> rows: JSON encoding, the one-row-per-step split, and limits.
+
+Pure functions, no SQLAlchemy: the read-only sqlite3 path shares them with the StateManager.
+JSON goes into TEXT columns. ``json`` always escapes control characters, so a NUL byte in
+any string is stored as the six characters ``\\u0000`` and read back losslessly on SQLite
+and on PostgreSQL (which refuses a raw NUL in text). Plain columns (title, status, step id)
+are listing aids only; the JSON holds the truth.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from taskforce.errors import StateCorruptError, StatePayloadError
+
+TITLE_MAX = 200
+STATUS_MAX = 64
+STEP_ID_MAX = 256
+
+
+@dataclass(frozen=True)
+class StepRow:
+    """One stored plan step. ``body`` is the JSON of the whole step dict."""
+
+    step_id: str
+    position: int
+    status: str | None
+    body: str
+
+    def values(self) -> dict[str, Any]:
+        """The step dict (parsed from ``body``)."""
+        value: dict[str, Any] = json.loads(self.body)
+        return value
+
+
+Memo = dict[str, tuple[str, StepRow]]
+"""Step id -> (``repr`` of the step dict, its row): skips re-encoding unchanged steps."""
+
+
+@dataclass(frozen=True)
+class EncodedState:
+    """A session state split into the values of its rows."""
+
+    data: str
+    plan_meta: str | None
+    steps: tuple[StepRow, ...]
+    title: str | None
+    status: str | None
+    steps_done: int
+    nbytes: int
+    memo: Memo = field(default_factory=dict)
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+_ENCODE_ASCII = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _check_keys(value: Any, path: str) -> None:
+    """Refuse non-string keys, which ``json`` would silently turn into strings."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if type(key) is not str:
+                    raise StatePayloadError(f"{path}: key {key!r} is not a string (JSON needs str)")
+                if not isinstance(child, _SCALARS):
+                    stack.append(child)
+        elif isinstance(item, list | tuple):
+            stack.extend(child for child in item if not isinstance(child, _SCALARS))
+
+
+def dumps(value: Any, what: str) -> str:
+    """Encode ``value`` as compact JSON, losslessly (lone surrogates fall back to ASCII).
+
+    Raises:
+        StatePayloadError: not JSON-serialisable (type, NaN/Infinity, non-string keys).
+    """
+    try:
+        text = _ENCODE(value)  # first: it refuses circular references
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise StatePayloadError(f"{what} is not JSON-serialisable: {exc}") from exc
+    _check_keys(value, what)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = _ENCODE_ASCII(value)
+    return text
+
+
+def loads(text: Any, session_id: str, what: str) -> Any:
+    """Decode stored JSON; anything unreadable is a :class:`StateCorruptError`."""
+    try:
+        if not isinstance(text, str):
+            raise TypeError(f"expected text, found {type(text).__name__}")
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise StateCorruptError(
+            f"session {session_id!r}: stored {what} is corrupt ({exc}); nothing was changed"
+        ) from exc
+
+
+def nbytes(text: str) -> int:
+    """UTF-8 size of ``text``."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def check_size(size: int, limit: int, what: str) -> None:
+    """Refuse payloads above ``limit`` bytes with :class:`StatePayloadError`."""
+    if size > limit:
+        raise StatePayloadError(
+            f"{what} is {size} bytes of JSON; the limit is {limit} bytes (max_payload_bytes)"
+        )
+
+
+def label(value: Any, limit: int) -> str | None:
+    """A listing-column copy of a string: NUL shown as U+FFFD, cut to ``limit`` chars."""
+    if not isinstance(value, str):
+        return None
+    return value.replace("\x00", "\ufffd")[:limit]
+
+
+def _split_steps(
+    tasks: Any, memo: Mapping[str, tuple[str, StepRow]]
+) -> tuple[tuple[StepRow, ...], Memo, int]:
+    """Rows for the steps, the memo for next time, and the total body size in bytes."""
+    if not isinstance(tasks, list | tuple):
+        raise StatePayloadError('state["plan"]["tasks"] must be a list of step objects')
+    rows: list[StepRow] = []
+    new_memo: Memo = {}
+    size = 0
+    for position, step in enumerate(tasks):
+        step_id = step.get("id") if isinstance(step, dict) else None
+        text = repr(step) if type(step_id) is str else None
+        known = memo.get(step_id) if text is not None else None  # type: ignore[arg-type]
+        # ``repr`` is C-fast and type-exact (1, 1.0 and True differ), so an equal repr means
+        # the same JSON body: marking one step done does not re-encode the whole plan.
+        if known is not None and known[0] == text and step_id not in new_memo:
+            row = known[1]
+            if row.position != position:
+                row = replace(row, position=position)
+        else:
+            row = _encode_step(step, position, new_memo)
+        size += len(row.body) if row.body.isascii() else nbytes(row.body)
+        rows.append(row)
+        new_memo[row.step_id] = (text or "", row)
+    return tuple(rows), new_memo, size
+
+
+def _encode_step(step: Any, position: int, seen: Mapping[str, object]) -> StepRow:
+    where = f'state["plan"]["tasks"][{position}]'
+    if not isinstance(step, Mapping):
+        raise StatePayloadError(f"{where} must be an object, not {type(step).__name__}")
+    step_id = step.get("id")
+    if not isinstance(step_id, str) or not 0 < len(step_id) <= STEP_ID_MAX:
+        raise StatePayloadError(f'{where}["id"] must be a string of 1-{STEP_ID_MAX} chars')
+    if "\x00" in step_id:
+        raise StatePayloadError(f'{where}["id"] contains a NUL character')
+    if step_id in seen:
+        raise StatePayloadError(f"{where}: duplicate step id {step_id!r}")
+    body = dumps(dict(step), where)
+    return StepRow(step_id, position, label(step.get("status"), STATUS_MAX), body)
+
+
+def make_memo(tasks: Sequence[Any], rows: Sequence[StepRow]) -> Memo:
+    """The memo for steps whose dicts (as given or as loaded) produced these rows."""
+    return {
+        row.step_id: (repr(task), row)
+        for task, row in zip(tasks, rows, strict=True)
+        if isinstance(task, dict)
+    }
+
+
+def encode_state(state: Any, memo: Mapping[str, tuple[str, StepRow]] | None = None) -> EncodedState:
+    """Split a session state into row values (the plan's steps one row each).
+
+    ``state["plan"]`` is split when it is an object with a ``"tasks"`` key; any other value
+    is kept as opaque JSON. The input key ``"version"`` is not stored (it is the session's).
+    ``memo`` (from an earlier encode or load of this session) lets unchanged steps skip
+    encoding; the result carries the memo for the next call.
+
+    Raises:
+        StatePayloadError: not an object, not JSON-serialisable, or malformed plan steps.
+    """
+    if not isinstance(state, Mapping):
+        raise StatePayloadError(f"state must be a JSON object (dict), not {type(state).__name__}")
+    rest = {key: value for key, value in state.items() if key != "version"}
+    plan = rest.get("plan")
+    plan_meta: str | None = None
+    steps: tuple[StepRow, ...] = ()
+    new_memo: Memo = {}
+    steps_size = 0
+    if isinstance(plan, Mapping) and "tasks" in plan:
+        steps, new_memo, steps_size = _split_steps(plan["tasks"], memo or {})
+        plan_meta = dumps({k: v for k, v in plan.items() if k != "tasks"}, 'state["plan"]')
+        del rest["plan"]
+    data = dumps(rest, "state")
+    title = label(state.get("title"), TITLE_MAX) or label(state.get("mission"), TITLE_MAX)
+    size = nbytes(data) + nbytes(plan_meta or "") + steps_size
+    done = sum(1 for s in steps if s.status == "DONE")
+    status = label(state.get("status"), STATUS_MAX)
+    return EncodedState(data, plan_meta, steps, title, status, done, size, new_memo)
+
+
+def decode_state(
+    session_id: str, data: Any, plan_meta: Any, step_bodies: Iterable[Any], version: int
+) -> dict[str, Any]:
+    """Rebuild the state dict from its rows; :class:`StateCorruptError` if a row is bad."""
+    state = loads(data, session_id, "state")
+    if not isinstance(state, dict):
+        raise StateCorruptError(f"session {session_id!r}: stored state is not a JSON object")
+    if plan_meta is not None:
+        plan = loads(plan_meta, session_id, "plan")
+        if not isinstance(plan, dict):
+            raise StateCorruptError(f"session {session_id!r}: stored plan is not a JSON object")
+        tasks = [loads(body, session_id, "plan step") for body in step_bodies]
+        if not all(isinstance(task, dict) for task in tasks):
+            raise StateCorruptError(f"session {session_id!r}: a stored plan step is not an object")
+        plan["tasks"] = tasks
+        state["plan"] = plan
+    state["version"] = version
+    return state

@@ -1,0 +1,81 @@
+"""Where the database lives, and the limits the store enforces (no SQLAlchemy here).
+
+This module is imported by the fast read-only path, so it must stay cheap to import.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from taskforce.errors import InvalidSessionIdError, UserError
+
+ENV_VAR = "TASKFORCE_DB_URL"
+"""Environment variable that overrides the default database URL."""
+
+MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
+"""Default limit on one saved state, one message or one event, as UTF-8 JSON (16 MiB)."""
+
+SCHEMA_REVISIONS: tuple[str, ...] = ("0001", "0002")
+"""Alembic revisions shipped with this code, oldest first; the last one is the head."""
+
+HEAD_REVISION = SCHEMA_REVISIONS[-1]
+
+_SESSION_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+
+
+def default_db_path() -> Path:
+    """The default SQLite file: ``<platformdirs user data dir>/taskforce/taskforce.db``."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("taskforce", appauthor=False)) / "taskforce.db"
+
+
+def default_db_url(environ: Mapping[str, str] | None = None) -> str:
+    """The database URL used when none is given.
+
+    Args:
+        environ: Where to look up ``TASKFORCE_DB_URL`` (defaults to ``os.environ``).
+
+    Returns:
+        ``$TASKFORCE_DB_URL`` when set and non-empty, else
+        ``sqlite+aiosqlite:///<user data dir>/taskforce/taskforce.db``.
+    """
+    env = os.environ if environ is None else environ
+    url = env.get(ENV_VAR, "").strip()
+    return url or f"sqlite+aiosqlite:///{default_db_path()}"
+
+
+def validate_session_id(session_id: object) -> str:
+    """Return ``session_id`` if it is 1-128 characters of ``[A-Za-z0-9._:-]``.
+
+    Raises:
+        InvalidSessionIdError: for anything else (wrong type, empty, too long, odd chars).
+    """
+    if not isinstance(session_id, str) or not _SESSION_ID.fullmatch(session_id):
+        shown = repr(session_id)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        raise InvalidSessionIdError(
+            f"invalid session id {shown}: use 1-128 characters from A-Z a-z 0-9 . _ : -"
+        )
+    return session_id
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file path of an SQLite URL, ``":memory:"`` for in-memory, ``None`` if not SQLite."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme.split("+")[0] != "sqlite":
+        return None
+    path = rest[1:] if rest.startswith("/") else rest
+    path = path.split("?", 1)[0]
+    return path or ":memory:"
+
+
+def check_page(limit: int | None, offset: int = 0) -> None:
+    """Refuse a negative or non-integer ``limit``/``offset`` with :class:`UserError`."""
+    for name, value in (("limit", limit), ("offset", offset)):
+        if value is not None and (type(value) is not int or value < 0):
+            raise UserError(f"{name} must be an integer >= 0, not {value!r}")

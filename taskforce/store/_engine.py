@@ -1,0 +1,87 @@
+"""Engine set-up: SQLite pragmas and transaction modes, and the "database is locked" retry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from tenacity import (
+    AsyncRetrying,
+    retry_if_exception,
+    stop_after_attempt,
+    stop_after_delay,
+    wait_random_exponential,
+)
+
+from taskforce.store._config import sqlite_path
+
+WRITE_OPTION = "taskforce_write"
+"""Execution option marking a read-modify-write transaction (SQLite: BEGIN IMMEDIATE)."""
+
+_LOCKED = ("database is locked", "database table is locked", "database schema is locked")
+_PG_RETRY_STATES = {"40001", "40P01"}  # serialization failure, deadlock detected
+
+
+def create_engine(url: str) -> AsyncEngine:
+    """An async engine for ``url``; creates the parent directory of an SQLite file."""
+    path = sqlite_path(url)
+    if path not in (None, ":memory:") and not path.startswith("file:"):
+        Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    return create_async_engine(url)
+
+
+def install_sqlite_hooks(engine: AsyncEngine, *, busy_timeout_ms: int, synchronous: str) -> None:
+    """Per connection: WAL, busy timeout, foreign keys, ``synchronous``; explicit BEGINs.
+
+    The driver's own implicit transactions are turned off so that SQLAlchemy's ``begin``
+    emits ``BEGIN IMMEDIATE`` (write lock up front) for connections carrying
+    :data:`WRITE_OPTION`, and a plain deferred ``BEGIN`` (a WAL snapshot) for reads.
+    """
+    memory = engine.url.database in (None, "", ":memory:")
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            if not memory:
+                cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute(f"PRAGMA synchronous = {synchronous}")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        write = connection.get_execution_options().get(WRITE_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def is_transient(exc: BaseException) -> bool:
+    """True for "database is locked" (SQLite) and serialization/deadlock (PostgreSQL)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, DBAPIError):
+            orig = seen.orig
+            text = str(orig).lower()
+            if any(marker in text for marker in _LOCKED):
+                return True
+            if getattr(orig, "sqlstate", None) in _PG_RETRY_STATES:
+                return True
+        seen = seen.__cause__
+    return False
+
+
+def retrying(max_seconds: float) -> AsyncRetrying:
+    """Bounded retry of a whole transaction on transient lock errors (jittered backoff)."""
+    return AsyncRetrying(
+        retry=retry_if_exception(is_transient),
+        stop=stop_after_delay(max_seconds) | stop_after_attempt(50),
+        wait=wait_random_exponential(multiplier=0.02, max=0.5),
+        reraise=True,
+    )

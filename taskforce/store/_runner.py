@@ -1,0 +1,164 @@
+"""Running one transaction: locks, SQLite BEGIN IMMEDIATE, retries, a shielded commit."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from taskforce.errors import CommitUncertainError, StateError
+from taskforce.store import _engine, _migrate
+
+T = TypeVar("T")
+
+
+class Runner:
+    """Runs transaction bodies against one engine, migrating the schema before first use.
+
+    Args:
+        engine: The async engine (SQLite hooks already installed).
+        url: The URL for messages (password hidden).
+        auto_upgrade: Whether an older schema is migrated on first use.
+        retry_seconds: Total time to retry transient lock errors.
+    """
+
+    def __init__(
+        self, engine: AsyncEngine, url: str, *, auto_upgrade: bool, retry_seconds: float
+    ) -> None:
+        self.engine = engine
+        self.url = url
+        self.dialect = engine.dialect.name
+        self.memory = self.dialect == "sqlite" and engine.url.database in (None, "", ":memory:")
+        self._auto_upgrade = auto_upgrade
+        self._retry_seconds = retry_seconds
+        self._lock = asyncio.Lock()  # SQLite: one writer per process (every op in memory)
+        self._ready_lock = asyncio.Lock()
+        self._ready = False
+
+    @contextlib.asynccontextmanager
+    async def connect(self, *, write: bool) -> AsyncIterator[AsyncConnection]:
+        """A connection inside a transaction: SQLite writes hold the write lock up front."""
+        async with self.engine.connect() as conn:
+            if write and self.dialect == "sqlite":
+                await conn.execution_options(**{_engine.WRITE_OPTION: True})
+            elif not write and self.dialect == "postgresql":
+                await conn.execution_options(isolation_level="REPEATABLE READ")
+            await conn.begin()
+            yield conn
+
+    @staticmethod
+    async def commit(conn: AsyncConnection) -> bool:
+        """Commit, shielded from cancellation; True if the caller was cancelled meanwhile.
+
+        A cancellation that arrives during the commit waits for it to finish, so the
+        commit lands whole or not at all and the caller learns which.
+        """
+        task = asyncio.ensure_future(conn.commit())
+        cancelled = False
+        while True:
+            try:
+                await asyncio.shield(task)
+                return cancelled
+            except asyncio.CancelledError:
+                if task.cancelled():
+                    raise CommitUncertainError("the commit itself was cancelled") from None
+                cancelled = True
+            except DBAPIError as exc:
+                if _engine.is_transient(exc):
+                    raise  # the transaction did not commit; safe to retry
+                raise CommitUncertainError(f"commit failed, outcome unknown: {exc}") from exc
+
+    async def transact(
+        self, body: Callable[[AsyncConnection], Awaitable[T]], *, write: bool
+    ) -> tuple[T, bool]:
+        """Run ``body`` in one transaction, retrying it whole on transient lock errors.
+
+        Returns ``(result, cancelled_during_commit)``.
+
+        On SQLite the transaction, once begun, runs to its end shielded from cancellation
+        (which then takes effect): aiosqlite cannot abandon a connection mid-statement
+        without leaking its open transaction and write lock (or, in memory, the database).
+        On PostgreSQL a cancellation before the commit aborts the transaction server-side;
+        the commit itself is shielded (see :meth:`commit`).
+        """
+        if self.dialect != "sqlite":
+            return await self._transact(body, write=write)
+        lock = self._lock if write or self.memory else None  # one SQLite writer per process
+        async with lock or contextlib.nullcontext():
+            task = asyncio.ensure_future(self._transact(body, write=write))
+            cancelled = False
+            while not task.done():
+                try:
+                    await asyncio.shield(task)
+                except asyncio.CancelledError:
+                    cancelled = True
+                except BaseException:
+                    break
+            if cancelled and (task.exception() is not None or not write):
+                raise asyncio.CancelledError
+            result, late = task.result()
+            return result, cancelled or late
+
+    async def _transact(
+        self, body: Callable[[AsyncConnection], Awaitable[T]], *, write: bool
+    ) -> tuple[T, bool]:
+        try:
+            async for attempt in _engine.retrying(self._retry_seconds):
+                with attempt:
+                    committed = False
+                    try:
+                        async with self.connect(write=write) as conn:
+                            result = await body(conn)
+                            cancelled = await self.commit(conn)
+                            committed = True
+                    except asyncio.CancelledError:
+                        if not committed:
+                            raise  # nothing was committed: the transaction rolls back
+                        cancelled = True  # cancelled while releasing the connection
+                    if cancelled and not write:
+                        raise asyncio.CancelledError
+                    return result, cancelled
+        except DBAPIError as exc:
+            if _engine.is_transient(exc):
+                raise StateError(
+                    f"database {self.url} stayed locked for {self._retry_seconds}s: {exc.orig}"
+                ) from exc
+            detail = " ".join(str(exc.orig).split())[:300]
+            raise StateError(f"database {self.url} failed: {detail}") from exc
+        except OSError as exc:
+            raise StateError(f"cannot open database {self.url}: {exc}") from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def run(
+        self, body: Callable[[AsyncConnection], Awaitable[T]], *, write: bool = True
+    ) -> tuple[T, bool]:
+        """Like :meth:`transact`, after making sure the schema is at the head revision."""
+        if not self._ready:
+            async with self._ready_lock:
+                if not self._ready:
+                    await self.migrate(None)
+                    self._ready = True
+        return await self.transact(body, write=write)
+
+    async def migrate(self, action: Callable[[Any], None] | None) -> None:
+        """Check (and auto-upgrade) the schema, or run an explicit Alembic ``action``."""
+
+        async def body(conn: AsyncConnection) -> None:
+            if self.dialect == "postgresql":
+                lock = text("SELECT pg_advisory_xact_lock(:k)")
+                await conn.execute(lock, {"k": _migrate.PG_LOCK_KEY})
+            revision = await conn.run_sync(_migrate.current_revision)
+            if action is not None:  # explicit upgrade/downgrade: refuse only a newer schema
+                _migrate.check_revision(revision, url=self.url, auto_upgrade=True)
+                await conn.run_sync(action)
+            elif _migrate.check_revision(revision, url=self.url, auto_upgrade=self._auto_upgrade):
+                await conn.run_sync(_migrate.upgrade)
+
+        if action is not None:
+            self._ready = False
+        await self.transact(body, write=True)

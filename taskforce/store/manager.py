@@ -1,0 +1,322 @@
+"""StateManager: durable, concurrency-safe session state over SQLAlchemy's async engine."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+from sqlalchemy import delete, literal_column, select
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from taskforce.errors import ConfigurationError, UserError
+from taskforce.store import _engine, _logs, _migrate, _write
+from taskforce.store import _schema as t
+from taskforce.store._codec import (
+    Memo,
+    StepRow,
+    check_size,
+    decode_state,
+    dumps,
+    encode_state,
+    make_memo,
+    nbytes,
+)
+from taskforce.store._config import (
+    MAX_PAYLOAD_BYTES,
+    check_page,
+    default_db_url,
+    validate_session_id,
+)
+from taskforce.store._history import encode_event
+from taskforce.store._runner import Runner
+from taskforce.store._types import SUMMARY_COLUMNS, HistoryEntry, SessionSummary, summary_from_row
+
+T = TypeVar("T")
+Cached = tuple[str, int, tuple[StepRow, ...], Memo]  # token, version, steps, memo
+
+
+class StateManager:
+    """Async store of session states, messages and plan history (SQLite or PostgreSQL).
+
+    Every session has a version; a write based on a stale version raises
+    :class:`~taskforce.errors.StaleStateError` and changes nothing. Plan steps are stored
+    one row per step and written as a diff, so marking one step done writes one step row.
+    The schema is migrated with Alembic on first use (``auto_upgrade``) or explicitly.
+
+    Args:
+        url: Database URL (``sqlite+aiosqlite:///path.db``, ``postgresql+asyncpg://...``).
+            Defaults to :func:`default_db_url` (``TASKFORCE_DB_URL`` or the user data dir).
+        engine: An existing ``AsyncEngine`` to use instead of ``url`` (not disposed on close).
+        auto_upgrade: Migrate an older schema on first use; if False, refuse it.
+        max_payload_bytes: Limit on one save (state + messages + events) or one append, as
+            UTF-8 JSON; larger payloads raise ``StatePayloadError``.
+        busy_timeout_ms: SQLite busy timeout per attempt.
+        lock_retry_seconds: Total time to keep retrying "database is locked" (jittered).
+        sqlite_synchronous: SQLite ``synchronous`` pragma; FULL makes every commit durable.
+        cache_size: Sessions whose last plan is kept in memory to diff writes against.
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        engine: AsyncEngine | None = None,
+        auto_upgrade: bool = True,
+        max_payload_bytes: int = MAX_PAYLOAD_BYTES,
+        busy_timeout_ms: int = 5000,
+        lock_retry_seconds: float = 30.0,
+        sqlite_synchronous: str = "FULL",
+        cache_size: int = 256,
+    ) -> None:
+        if engine is not None and url is not None:
+            raise ConfigurationError("pass either url or engine, not both")
+        if sqlite_synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+            raise ConfigurationError(f"bad sqlite_synchronous {sqlite_synchronous!r}")
+        try:
+            self._engine = engine or _engine.create_engine(url or default_db_url())
+        except (ArgumentError, ImportError, ValueError) as exc:
+            raise ConfigurationError(f"cannot use database URL {url!r}: {exc}") from exc
+        self._owns_engine = engine is None
+        self.url: str = self._engine.url.render_as_string(hide_password=True)
+        dialect = self._engine.dialect.name
+        if dialect not in {"sqlite", "postgresql"}:
+            raise ConfigurationError(f"unsupported database {dialect!r}: use SQLite or PostgreSQL")
+        if dialect == "sqlite":
+            _engine.install_sqlite_hooks(
+                self._engine,
+                busy_timeout_ms=busy_timeout_ms,
+                synchronous=sqlite_synchronous.upper(),
+            )
+        self._db = Runner(
+            self._engine, self.url, auto_upgrade=auto_upgrade, retry_seconds=lock_retry_seconds
+        )
+        self._limit = max_payload_bytes
+        self._cache: OrderedDict[str, Cached] = OrderedDict()
+        self._cache_size = cache_size
+
+    def _remember(self, session_id: str, entry: Cached | None) -> None:
+        self._cache.pop(session_id, None)
+        if entry is not None and self._cache_size > 0:
+            self._cache[session_id] = entry
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    # ----------------------------------------------------------------- schema
+    async def upgrade(self, revision: str = "head") -> None:
+        """Migrate the schema up to ``revision`` (``taskforce db upgrade``)."""
+        await self._db.migrate(lambda conn: _migrate.upgrade(conn, revision))
+        self._cache.clear()
+
+    async def downgrade(self, revision: str) -> None:
+        """Migrate the schema down to ``revision`` (``"base"`` drops all taskforce tables)."""
+        await self._db.migrate(lambda conn: _migrate.downgrade(conn, revision))
+        self._cache.clear()
+
+    async def current_revision(self) -> str | None:
+        """The schema revision recorded in the database (None if empty)."""
+
+        async def body(conn: AsyncConnection) -> str | None:
+            return await conn.run_sync(_migrate.current_revision)
+
+        return (await self._db.transact(body, write=False))[0]
+
+    # ----------------------------------------------------------------- state
+    async def save_state(
+        self,
+        session_id: str,
+        state: Mapping[str, Any],
+        expected_version: int | None = None,
+        *,
+        messages: Iterable[Any] = (),
+        events: Iterable[Mapping[str, Any]] = (),
+    ) -> int:
+        """Save a session state; returns the new session version.
+
+        Args:
+            session_id: 1-128 characters of ``[A-Za-z0-9._:-]``.
+            state: A JSON object; ``state["plan"]`` is stored one row per step.
+            expected_version: The version this write is based on (falls back to
+                ``state["version"]``); 0 means "must not exist yet"; None overwrites.
+            messages: Messages appended in the same transaction.
+            events: Extra history events (``{"kind", "step_id", "note", ...}``), recorded
+                after the plan changes derived from the diff with the stored plan.
+
+        Raises:
+            StaleStateError: the stored version differs; nothing was written.
+            StatePayloadError: not JSON-serialisable, malformed plan steps, or too large.
+            InvalidSessionIdError: bad session id.
+            CommitUncertainError: the commit failed in a way that leaves its outcome unknown.
+            asyncio.CancelledError: the caller was cancelled. If the message says
+                "committed", the save landed whole (the commit is shielded and finished
+                first); otherwise nothing was written. On SQLite a begun transaction always
+                runs to its end before the cancellation takes effect.
+        """
+        validate_session_id(session_id)
+        cached = self._cache.get(session_id)
+        encoded = encode_state(state, cached[3] if cached is not None else None)
+        if expected_version is None and type(state.get("version")) is int:
+            expected_version = state["version"]
+        if expected_version is not None and (
+            type(expected_version) is not int or expected_version < 0
+        ):
+            raise UserError(f"expected_version must be an int >= 0, not {expected_version!r}")
+        message_rows = [dumps(m, "message") for m in messages]
+        event_list = [dict(e) for e in events]
+        for event in event_list:
+            encode_event(event)
+        size = encoded.nbytes + sum(map(nbytes, message_rows)) + nbytes(dumps(event_list, "events"))
+        check_size(size, self._limit, f"save of session {session_id!r}")
+        now = time.time()
+
+        async def body(conn: AsyncConnection) -> tuple[int, str]:
+            return await _write.save(
+                conn, session_id, encoded, expected_version, cached, now, message_rows, event_list
+            )
+
+        try:
+            (version, token), cancelled = await self._db.run(body)
+        except BaseException:
+            self._remember(session_id, None)
+            raise
+        self._remember(session_id, (token, version, encoded.steps, encoded.memo))
+        if cancelled:
+            raise asyncio.CancelledError(
+                f"taskforce: session {session_id!r} version {version} was committed "
+                "before the cancellation took effect"
+            )
+        return version
+
+    async def load_state(self, session_id: str) -> dict[str, Any] | None:
+        """The stored state with ``"version"`` added, or None if there is no such session.
+
+        Raises:
+            StateCorruptError: a stored row cannot be decoded (names the session).
+        """
+        validate_session_id(session_id)
+
+        async def body(conn: AsyncConnection) -> tuple[Any, tuple[StepRow, ...]]:
+            query = select(t.sessions).where(
+                t.sessions.c.session_id == session_id, t.sessions.c.version > 0
+            )
+            row = (await conn.execute(query)).one_or_none()
+            steps = await _write.read_steps(conn, session_id) if row is not None else ()
+            return row, steps
+
+        (row, steps), _ = await self._db.run(body, write=False)
+        if row is None:
+            return None
+        state = decode_state(
+            session_id, row.data, row.plan_meta, (s.body for s in steps), row.version
+        )
+        tasks = state["plan"]["tasks"] if row.plan_meta is not None else []
+        self._remember(session_id, (row.token, row.version, steps, make_memo(tasks, steps)))
+        return state
+
+    async def delete_state(self, session_id: str) -> bool:
+        """Delete a session with its steps, messages and history; True if it existed."""
+        validate_session_id(session_id)
+
+        async def body(conn: AsyncConnection) -> bool:
+            for table in (t.history, t.messages, t.steps):
+                await conn.execute(delete(table).where(table.c.session_id == session_id))
+            result = await conn.execute(
+                delete(t.sessions).where(t.sessions.c.session_id == session_id)
+            )
+            return bool(result.rowcount)
+
+        self._remember(session_id, None)
+        existed, cancelled = await self._db.run(body)
+        if cancelled:
+            raise asyncio.CancelledError(f"taskforce: session {session_id!r} was deleted")
+        return existed
+
+    async def list_sessions(self, limit: int = 50, offset: int = 0) -> list[SessionSummary]:
+        """Sessions, most recently updated first (indexed, paginated)."""
+        check_page(limit, offset)
+        c = t.sessions.c
+        query = (
+            select(*(c[name] for name in SUMMARY_COLUMNS))
+            .where(c.version > 0)
+            .order_by(c.updated_at.desc(), c.session_id.desc())
+            .limit(_literal(limit))  # inline: a generic PostgreSQL plan would sort the table
+            .offset(_literal(offset))
+        )
+
+        async def body(conn: AsyncConnection) -> list[SessionSummary]:
+            return [summary_from_row(row) for row in await conn.execute(query)]
+
+        return (await self._db.run(body, write=False))[0]
+
+    @property
+    def engine(self) -> AsyncEngine:
+        """The SQLAlchemy engine in use (e.g. to attach event listeners)."""
+        return self._engine
+
+    async def close(self) -> None:
+        """Release the database connections (the engine, if this manager created it)."""
+        self._cache.clear()
+        if self._owns_engine:
+            await self._engine.dispose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # ----------------------------------------------------------------- logs
+    async def append_messages(self, session_id: str, messages: Iterable[Any]) -> None:
+        """Append messages (JSON values, usually OpenAI message dicts) to a session's log.
+
+        Raises:
+            SessionNotFoundError: no such session (save a state first).
+            StatePayloadError: a message is not JSON-serialisable or the batch is too large.
+        """
+        validate_session_id(session_id)
+        rows = [dumps(m, "message") for m in messages]
+        check_size(sum(map(nbytes, rows)), self._limit, f"messages for {session_id!r}")
+        if not rows:
+            return
+
+        async def body(conn: AsyncConnection) -> None:
+            version = await _write.require_session(conn, session_id)
+            await _write.append_rows(conn, session_id, version, time.time(), rows, ())
+
+        _, cancelled = await self._db.run(body)
+        if cancelled:
+            raise asyncio.CancelledError(f"taskforce: messages for {session_id!r} were committed")
+
+    async def load_messages(self, session_id: str, limit: int | None = None) -> list[Any]:
+        """The last ``limit`` messages of a session (all if None), oldest first."""
+        validate_session_id(session_id)
+        check_page(limit)
+
+        async def body(conn: AsyncConnection) -> list[Any]:
+            return await _logs.read_messages(conn, session_id, limit)
+
+        return (await self._db.run(body, write=False))[0]
+
+    async def get_history(self, session_id: str, limit: int | None = None) -> list[HistoryEntry]:
+        """The last ``limit`` plan changes and events of a session (all if None), by id."""
+        validate_session_id(session_id)
+        check_page(limit)
+
+        async def body(conn: AsyncConnection) -> list[HistoryEntry]:
+            return await _logs.read_history(conn, session_id, limit)
+
+        return (await self._db.run(body, write=False))[0]
+
+
+def _literal(value: int) -> Any:
+    """An already-validated int rendered inline (LIMIT/OFFSET), never a bound parameter."""
+    return literal_column(str(int(value)))
