@@ -1,8 +1,8 @@
 """taskforce: Planning as a Tool for ReAct agents.
 
-The public API. Light names are imported eagerly; the agent, the store and the litellm
-model load on first access, so `import taskforce` stays fast and imports neither
-litellm nor SQLAlchemy.
+The public API. Every name loads on first access (PEP 562), so `import taskforce` and
+the CLI's start-up stay fast: nothing heavy (pydantic models, litellm, SQLAlchemy) is
+imported until it is used.
 """
 
 from __future__ import annotations
@@ -10,37 +10,52 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from taskforce.errors import (
-    ConfigurationError,
-    ModelBehaviorError,
-    PlanError,
-    ProviderError,
-    SessionNotFoundError,
-    StaleStateError,
-    StateCorruptError,
-    StateError,
-    TaskforceError,
-    ToolInputError,
-    UserError,
-)
-from taskforce.models.base import Model, ModelResponse, ToolCall, Usage
-from taskforce.plan import Plan, PlanLimits, Step, StepStatus
-from taskforce.tools import ApprovalRiskLevel, FunctionTool, PlannerTool, ToolProtocol
-
 if TYPE_CHECKING:
     from taskforce.agent import AgentEvent, AgentResult, LeanAgent
+    from taskforce.errors import (
+        ConfigurationError,
+        ModelBehaviorError,
+        PlanError,
+        ProviderError,
+        SessionNotFoundError,
+        StaleStateError,
+        StateCorruptError,
+        StateError,
+        TaskforceError,
+        ToolInputError,
+        UserError,
+    )
+    from taskforce.models.base import Model, ModelResponse, ToolCall, Usage
     from taskforce.models.litellm_model import LiteLLMModel
     from taskforce.models.offline import OfflineModel
+    from taskforce.plan import Plan, PlanLimits, Step, StepStatus
     from taskforce.store import SessionSummary, StateManager
+    from taskforce.tools import ApprovalRiskLevel, FunctionTool, PlannerTool, ToolProtocol
 
 __version__ = "0.1.0"
 
-_LAZY = {
-    "LeanAgent": "taskforce.agent",
-    "AgentResult": "taskforce.agent",
-    "AgentEvent": "taskforce.agent",
-    "StateManager": "taskforce.store",
-    "SessionSummary": "taskforce.store",
+_ERRORS = [
+    "ConfigurationError",
+    "ModelBehaviorError",
+    "PlanError",
+    "ProviderError",
+    "SessionNotFoundError",
+    "StaleStateError",
+    "StateCorruptError",
+    "StateError",
+    "TaskforceError",
+    "ToolInputError",
+    "UserError",
+]
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(_ERRORS, "taskforce.errors"),
+    **dict.fromkeys(["Model", "ModelResponse", "ToolCall", "Usage"], "taskforce.models.base"),
+    **dict.fromkeys(["Plan", "PlanLimits", "Step", "StepStatus"], "taskforce.plan"),
+    **dict.fromkeys(
+        ["ApprovalRiskLevel", "FunctionTool", "PlannerTool", "ToolProtocol"], "taskforce.tools"
+    ),
+    **dict.fromkeys(["LeanAgent", "AgentResult", "AgentEvent"], "taskforce.agent"),
+    **dict.fromkeys(["StateManager", "SessionSummary"], "taskforce.store"),
     "LiteLLMModel": "taskforce.models.litellm_model",
     "OfflineModel": "taskforce.models.offline",
 }
@@ -53,6 +68,10 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 __all__ = [
