@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 NO_PLAN = "No active plan."
 """What `read_plan` returns when there is no plan (the seed's exact string)."""
@@ -102,3 +103,47 @@ def render_checklist(steps: Iterable[RenderableStep]) -> str:
     """The whole plan as Markdown, or :data:`NO_PLAN` when there are no steps."""
     lines = [render_step(i, step) for i, step in enumerate(steps, start=1)]
     return "\n".join(lines) if lines else NO_PLAN
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredStep:
+    description: str
+    note: str | None
+    status_name: str
+    requires_approval: bool
+
+
+def render_state(plan_state: Mapping[str, Any] | None) -> str:
+    """Render a stored plan state (plain JSON data) exactly as `Plan.render` would.
+
+    For readers that should not pay for building the pydantic model (the CLI's fast
+    `plan show`). Malformed entries render as best they can; nothing raises.
+    """
+    raw = plan_state.get("tasks") if isinstance(plan_state, Mapping) else None
+    tasks = [t for t in raw if isinstance(t, Mapping)] if isinstance(raw, list) else []
+    if not tasks:
+        return NO_PLAN
+    numbers = {t.get("id"): i for i, t in enumerate(tasks, start=1)}
+    status = {t.get("id"): _status_name(t.get("status")) for t in tasks}
+    lines = []
+    for number, task in enumerate(tasks, start=1):
+        deps = task.get("depends_on")
+        blocked = [
+            numbers[d]
+            for d in (deps if isinstance(deps, list) else [])
+            if d in numbers and status[d] not in {"DONE", "SKIPPED"}
+        ]
+        note = task.get("note")
+        step = _StoredStep(
+            str(task.get("description", "")),
+            note if isinstance(note, str) else None,
+            _status_name(task.get("status")),
+            task.get("requires_approval") is True,
+        )
+        lines.append(render_step(number, step, blocked))
+    return "\n".join(lines)
+
+
+def _status_name(value: object) -> str:
+    name = str(value).upper() if isinstance(value, str) else "PENDING"
+    return name if name in {"PENDING", "IN_PROGRESS", "DONE", "FAILED", "SKIPPED"} else "PENDING"

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from taskforce.checklist import NO_PLAN, render_step
 from taskforce.errors import PlanError
 from taskforce.plan_specs import StepSpec, clean_note, clean_specs
+from taskforce.planning.contract import check_plan_state
 from taskforce.step import OPTIONAL_STEP_KEYS, Step, StepStatus, transition
 
 __all__ = ["DEFAULT_LIMITS", "Plan", "PlanLimits", "Step", "StepStatus"]
@@ -56,13 +57,15 @@ class Plan(BaseModel):
         """Build a plan from its JSON state (None or `{}` gives an empty plan)."""
         if not state:
             return cls()
+        state = _with_ids(state)
         try:
-            plan = cls.model_validate(_with_ids(state))
+            plan = cls.model_validate(state)
+            check_plan_state(state)  # the same structural rules as a Plan.md import
         except ValidationError as exc:
             raise PlanError(f"invalid plan state: {exc.errors()[0]['msg']}", "corrupt") from exc
+        except PlanError as exc:
+            raise PlanError(f"invalid plan state: {exc}", "corrupt") from exc
         ids = [s.id for s in plan.tasks]
-        if len(set(ids)) != len(ids):
-            raise PlanError("invalid plan state: duplicate step ids", "corrupt")
         numbers = [int(i[1:]) for i in ids if i[:1] == "s" and i[1:].isdigit()]
         plan.next_id = max([plan.next_id, *(n + 1 for n in numbers)])
         return plan

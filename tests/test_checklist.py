@@ -39,3 +39,22 @@ def test_render_empty_and_numbering() -> None:
         Step(id="s2", description="B", note="waiting on <review>"),
     ]
     assert render_checklist(steps) == "- [x] 1. A\n- [ ] 2. B — waiting on &lt;review&gt;"
+
+
+def test_render_state_matches_plan_render_with_blockers_and_approval() -> None:
+    from taskforce.checklist import render_state
+    from taskforce.plan import Plan
+
+    plan = Plan()
+    plan.replace(
+        [
+            "A",
+            {"description": "B <b>", "depends_on": [1], "requires_approval": True},
+            {"description": "C", "depends_on": [1, 2]},
+        ]
+    )
+    plan.set_status([1], StepStatus.FAILED, "boom")
+    assert render_state(plan.to_state()) == plan.render()
+    assert "(blocked by 1)" in plan.render()
+    assert render_state(None) == NO_PLAN
+    assert render_state({"tasks": ["junk", {"description": "x", "status": 3}]}) == "- [ ] 1. x"

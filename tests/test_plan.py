@@ -72,6 +72,13 @@ def test_from_state_never_reuses_an_existing_id() -> None:
         {"tasks": [{"id": "s1"}]},
         {"tasks": [{"id": "s1", "description": "A", "status": "WEIRD"}]},
         {"tasks": [{"id": "s1", "description": "A"}, {"id": "s1", "description": "B"}]},
+        {
+            "tasks": [
+                {"id": "s1", "description": "A", "depends_on": ["s2"]},
+                {"id": "s2", "description": "B"},
+            ]
+        },
+        {"tasks": [{"id": "s1", "description": "A", "depends_on": ["nope"]}]},
     ],
 )
 def test_from_state_rejects_corrupt_state(state: dict[str, object]) -> None:
