@@ -1,0 +1,158 @@
+"""The context budget: make the conversation fit the model's window before each call.
+
+The history itself is never changed; each call gets a *view* of it. When the view would
+not fit, it is compacted in stages until it does:
+
+1. tool results older than the last turn are shortened;
+2. the oldest turns are dropped (the mission message records how many);
+3. only the last turn is kept and every long text is shortened.
+
+Whenever a stage applies, old plan recitations are dropped and a fresh one (the plan and
+the current step) closes the view, so the plan survives every compaction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from taskforce.agent import prompts
+from taskforce.errors import ProviderError
+from taskforce.models.base import Message, ToolSpec
+
+TokenCounter = Callable[[Sequence[Message], Sequence[ToolSpec]], int]
+
+_OVERFLOW = re.compile(
+    r"context[ _-]?(length|window)|maximum context|too many tokens|prompt is too long|"
+    r"exceeds? the (model'?s? )?(context|maximum)|n_ctx|input is too long|reduce the length",
+    re.IGNORECASE,
+)
+_CUT = "… [shortened]"
+
+
+def is_context_overflow(exc: BaseException) -> bool:
+    """Whether a provider error says the prompt did not fit the context window."""
+    if not isinstance(exc, ProviderError):
+        return False
+    return "ContextWindow" in type(exc).__name__ or bool(_OVERFLOW.search(str(exc)))
+
+
+def _cut(text: str | None, limit: int | None) -> str | None:
+    if text is None or limit is None or len(text) <= limit:
+        return text
+    return text[:limit] + _CUT
+
+
+def _groups(history: Sequence[Message]) -> list[list[int]]:
+    """Indices grouped by turn: a message plus the tool results that answer it."""
+    groups: list[list[int]] = []
+    for index, message in enumerate(history):
+        if message.get("role") == "tool" and groups:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return groups
+
+
+def _is_recitation(message: Message) -> bool:
+    content = message.get("content")
+    return (
+        message.get("role") == "user"
+        and isinstance(content, str)
+        and content.startswith(prompts.PLAN_HEADER)
+    )
+
+
+class ContextBudget:
+    """Knows the window size and compacts a conversation view to fit it.
+
+    Args:
+        window: The model's context size in tokens (None: unknown, no compaction unless
+            the provider reports an overflow).
+        reserve: Tokens kept free for the answer (default: a quarter of the window,
+            between 256 and 4096).
+    """
+
+    def __init__(self, window: int | None, reserve: int | None = None) -> None:
+        self.window = window
+        if window is not None and reserve is None:
+            reserve = max(256, min(window // 4, 4096))
+        self.reserve = reserve or 0
+
+    def fit(
+        self,
+        system: Message,
+        history: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        count: TokenCounter,
+        *,
+        pinned: int,
+        plan_note: Message | None,
+        harder: bool = False,
+    ) -> tuple[list[Message], int]:
+        """The view to send and the compaction level used (0 = none).
+
+        `pinned` is the index in `history` of the current mission message (always kept).
+        `harder` (after a provider overflow) aims at half the usual budget.
+        """
+        view = [system, *history]
+        if self.window is None and not harder:
+            return view, 0
+        size = count(view, tools)
+        budget = (self.window - self.reserve) if self.window is not None else size
+        if harder:
+            budget = min(budget, size) // 2
+        if size <= budget:
+            return view, 0
+        groups = _groups(history)
+        keep = len(groups)
+        stages: list[tuple[int, int, int | None]] = [(keep, 500, None)]
+        while keep > 2:
+            keep = max(2, keep * 2 // 3)
+            stages.append((keep, 500, None))
+        stages.append((1, 300, 500))
+        for level, (turns, tool_chars, text_chars) in enumerate(stages, start=1):
+            view = [
+                system,
+                *self._compact(history, groups, pinned, plan_note, turns, tool_chars, text_chars),
+            ]
+            if count(view, tools) <= budget:
+                return view, 1 if level == 1 else 3 if level == len(stages) else 2
+        return view, 3
+
+    @staticmethod
+    def _compact(
+        history: Sequence[Message],
+        groups: list[list[int]],
+        pinned: int,
+        plan_note: Message | None,
+        turns: int,
+        tool_chars: int,
+        text_chars: int | None,
+    ) -> list[Message]:
+        kept = {i for g in groups[-turns:] for i in g}
+        last = set(next((g for g in reversed(groups) if len(g) > 1), groups[-1] if groups else []))
+        pin_group = next((g for g in groups if pinned in g), [])
+        kept |= set(pin_group)
+        dropped = sum(1 for i in range(len(history)) if i not in kept)
+        out: list[Message] = []
+        for index, message in enumerate(history):
+            if index not in kept or _is_recitation(message):
+                continue
+            message = dict(message)
+            content = message.get("content")
+            if index == pinned:
+                message["content"] = _cut(content, 2000 if text_chars else None)
+                if dropped:
+                    message["content"] = f"{message['content']}\n\n" + prompts.OMITTED.format(
+                        count=dropped
+                    )
+            elif message.get("role") == "tool":
+                limit = tool_chars if (index not in last or text_chars) else None
+                message["content"] = _cut(content, limit)
+            elif isinstance(content, str):
+                message["content"] = _cut(content, text_chars)
+            out.append(message)
+        if plan_note is not None:
+            out.append(plan_note)
+        return out

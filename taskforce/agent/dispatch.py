@@ -1,0 +1,125 @@
+"""Running the tool calls of one turn: argument parsing, execution, results as JSON.
+
+Nothing a model sends can crash this: an unknown tool, malformed JSON, invalid arguments or
+a tool that raises all become ``{"success": false, "error": ...}`` results for the model.
+Calls run concurrently where the tool's ``supports_parallelism`` allows; the planner and
+every other non-parallel tool run one at a time, in the order the model sent them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from taskforce.agent.prompts import DUPLICATE_IN_TURN
+from taskforce.errors import ToolInputError
+from taskforce.models.base import Message, ToolCall
+from taskforce.tools.base import ToolProtocol, error_result
+
+log = logging.getLogger("taskforce.agent")
+
+PLANNER = "planner"
+MAX_RESULT_CHARS = 16_000
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A tool call ready to run, or already answered (`preset`) by a guard or the parser."""
+
+    call: ToolCall
+    args: dict[str, Any]
+    preset: dict[str, Any] | None = None
+    signature: str = ""
+    duplicate_of: Prepared | None = None
+
+
+ResultHandler = Callable[[Prepared, dict[str, Any]], Awaitable[None]]
+
+
+def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
+    """Look the tool up and decode its arguments; problems become a preset error result."""
+    if call.name not in tools:
+        known = ", ".join(sorted(tools))
+        msg = f"Unknown tool {call.name!r}. Available tools: {known}."
+        return Prepared(call, {}, error_result(msg, "unknown_tool"))
+    try:
+        args = _decode(call.arguments)
+    except ValueError as exc:
+        msg = f"The arguments are not valid JSON ({exc}). Send one JSON object of arguments."
+        return Prepared(call, {}, error_result(msg, "malformed_arguments"))
+    if not isinstance(args, dict):
+        msg = f"The arguments must be a JSON object, not {type(args).__name__}."
+        return Prepared(call, {}, error_result(msg, "malformed_arguments"))
+    return Prepared(call, args, signature=signature(call.name, args))
+
+
+def _decode(text: str) -> Any:
+    value: Any = json.loads(text) if text and text.strip() else {}
+    if isinstance(value, str) and value.strip().startswith("{"):
+        value = json.loads(value)  # some small models double-encode the object
+    return value
+
+
+def signature(name: str, args: Mapping[str, Any]) -> str:
+    """A canonical text of a call, equal for equal name and arguments."""
+    return name + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def tool_message(call: ToolCall, result: Mapping[str, Any]) -> Message:
+    """The OpenAI tool message carrying `result` as a JSON string (long results cut)."""
+    text = json.dumps(result, ensure_ascii=False, default=str)
+    if len(text) > MAX_RESULT_CHARS:
+        text = text[:MAX_RESULT_CHARS] + f"… [cut: {len(text) - MAX_RESULT_CHARS} more chars]"
+    return {"role": "tool", "tool_call_id": call.id, "content": text}
+
+
+async def run_tool(tool: ToolProtocol, args: dict[str, Any]) -> dict[str, Any]:
+    """Validate and run one call; every failure becomes an error result."""
+    try:
+        ok, problem = tool.validate_params(**args)
+        if not ok:
+            return error_result(f"Invalid arguments: {problem}", "invalid_arguments")
+        result = await tool.execute(**args)
+    except ToolInputError as exc:
+        return error_result(str(exc), exc.error_type)
+    except Exception as exc:
+        log.debug("tool %s raised %s", tool.name, type(exc).__name__)
+        return error_result(f"The tool failed: {type(exc).__name__}: {exc}", "tool_exception")
+    if not isinstance(result, dict):
+        return {"success": True, "output": result}
+    return result
+
+
+async def run_calls(
+    items: Sequence[Prepared], tools: Mapping[str, ToolProtocol], on_result: ResultHandler
+) -> None:
+    """Run `items`: presets answered first, then the rest (parallel where allowed)."""
+    serial = asyncio.Lock()
+    results: dict[int, dict[str, Any]] = {}
+
+    async def one(item: Prepared) -> None:
+        tool = tools[item.call.name]
+        if tool.name == PLANNER or not tool.supports_parallelism:
+            async with serial:
+                results[id(item)] = await run_tool(tool, item.args)
+        else:
+            results[id(item)] = await run_tool(tool, item.args)
+        await on_result(item, results[id(item)])
+
+    for item in items:
+        if item.preset is not None:
+            await on_result(item, item.preset)
+    runnable = [i for i in items if i.preset is None and i.duplicate_of is None]
+    await asyncio.gather(*(one(i) for i in runnable))
+    for item in items:
+        if item.preset is None and item.duplicate_of is not None:
+            await on_result(item, _duplicate(item, results[id(item.duplicate_of)]))
+
+
+def _duplicate(item: Prepared, first: dict[str, Any]) -> dict[str, Any]:
+    msg = DUPLICATE_IN_TURN.format(first=item.duplicate_of.call.id if item.duplicate_of else "?")
+    return error_result(msg, "repeated_call") | {"previous_result": first}

@@ -1,0 +1,275 @@
+"""LeanAgent: the ReAct loop. Ask the model, run the tools it calls, repeat until it answers.
+
+The loop and its per-turn helper are the two short methods at the end of the class; the
+guards, the context budget, events, persistence and prompt text live in their own modules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from taskforce.agent import planning, prompts
+from taskforce.agent.context import ContextBudget
+from taskforce.agent.dispatch import PLANNER, run_calls
+from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
+from taskforce.agent.guards import CallGuard, FinishGuard
+from taskforce.agent.planning import PlanHolder
+from taskforce.agent.result import AgentResult, AgentStatus
+from taskforce.agent.run import Run, user
+from taskforce.agent.session import MemoryStore, Session, SessionStore
+from taskforce.errors import ConfigurationError, ProviderError
+from taskforce.models.base import Model
+from taskforce.store._config import validate_session_id
+from taskforce.tools.base import ToolProtocol, tool_spec
+
+_TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class LeanAgent:
+    """A ReAct agent that plans with the `planner` tool and persists each step.
+
+    Args:
+        model: A :class:`~taskforce.models.base.Model`, or a litellm model string (then a
+            ``LiteLLMModel`` is built with `api_base`, `api_key`, `context_window` and
+            `model_options`).
+        tools: The tools the model may call. A ``PlannerTool`` is added when none is named
+            ``planner``.
+        state_manager: Where sessions are saved (a ``taskforce.store.StateManager``);
+            without one, sessions live in this agent's memory.
+        system_prompt: Replaces the default system prompt.
+        max_steps: Model calls allowed per :meth:`execute`.
+        on_event: Called with every :class:`~taskforce.agent.events.AgentEvent`.
+        context_window: Overrides the model's context size (tokens) for the budget.
+        plan_first: Require a plan on the first turn: None decides per mission (a
+            complexity heuristic), True always, False never.
+        max_tool_calls_per_turn: Calls beyond this in one turn are refused.
+        max_finish_reminders: How often an early finish is sent back.
+        history_limit: Stored messages loaded when a session continues.
+        require_work_before_done: Refuse (once) a ``mark_done`` when no tool ran since the
+            last finished step: small models tend to tick steps off without doing them.
+
+    Raises:
+        ConfigurationError: If anything above is invalid (before anything runs).
+    """
+
+    def __init__(
+        self,
+        model: Model | str,
+        tools: Sequence[ToolProtocol] | None = None,
+        state_manager: SessionStore | None = None,
+        system_prompt: str | None = None,
+        max_steps: int = 30,
+        on_event: EventCallback | None = None,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        context_window: int | None = None,
+        plan_first: bool | None = None,
+        max_tool_calls_per_turn: int = 8,
+        max_finish_reminders: int = 2,
+        history_limit: int = 200,
+        require_work_before_done: bool = False,
+        **model_options: Any,
+    ) -> None:
+        for label, value in (("max_steps", max_steps), ("history_limit", history_limit),
+                             ("max_tool_calls_per_turn", max_tool_calls_per_turn)):  # fmt: skip
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigurationError(f"{label} must be a positive integer, got {value!r}")
+        if not isinstance(max_finish_reminders, int) or max_finish_reminders < 0:
+            raise ConfigurationError("max_finish_reminders must be an integer >= 0")
+        if context_window is not None and (
+            not isinstance(context_window, int) or context_window < 256
+        ):
+            raise ConfigurationError("context_window must be an integer >= 256 tokens or None")
+        if system_prompt is not None and (
+            not isinstance(system_prompt, str) or not system_prompt.strip()
+        ):
+            raise ConfigurationError("system_prompt must be a non-empty string or None")
+        if on_event is not None and not callable(on_event):
+            raise ConfigurationError("on_event must be a callable taking an AgentEvent")
+        self.model = _build_model(model, api_base, api_key, context_window, model_options)
+        self.tools, self.planner = _check_tools(tools)
+        self.specs = [tool_spec(t) for t in self.tools.values()]
+        self.redactor = Redactor([api_key, *_header_values(model_options)])
+        self.store: SessionStore = state_manager if state_manager is not None else MemoryStore()
+        self.system_prompt = system_prompt or prompts.DEFAULT_SYSTEM_PROMPT
+        self.max_steps = max_steps
+        self._context_window = context_window
+        self._budget: ContextBudget | None = None
+        self.events = EventSink(on_event, self.redactor)
+        self.plan_first = plan_first
+        self.max_tool_calls_per_turn = max_tool_calls_per_turn
+        self.max_finish_reminders = max_finish_reminders
+        self.history_limit = history_limit
+        self.require_work_before_done = require_work_before_done
+        self._lock = asyncio.Lock()  # one run at a time: the planner holds one session's plan
+
+    @property
+    def budget(self) -> ContextBudget:
+        """The context budget (the model's window is looked up on first use, not at init)."""
+        if self._budget is None:
+            self._budget = ContextBudget(self._context_window or self.model.context_window)
+        return self._budget
+
+    async def _open(self, mission: str, session_id: str, on_event: EventCallback | None) -> Run:
+        """Load (or start) the session and set up the run."""
+        mission = self.redactor.text(mission)  # stored and shown to the model without secrets
+        session = Session(self.store, session_id, self.redactor)
+        existed = await session.open(self.history_limit)
+        self.planner.set_state(session.state.get("plan") if existed else None)
+        state = self.planner.get_state()
+        resume = (
+            existed
+            and session.state.get("mission") == mission
+            and (session.state.get("status") != AgentStatus.COMPLETED.value)
+        )
+        wants_plan = planning.needs_plan(mission) if self.plan_first is None else self.plan_first
+        if resume:
+            mine = [i for i, m in enumerate(session.history) if m == user(mission)]
+            if not mine:
+                session.prepend(user(mission))
+            session.add(user(prompts.RESUMED))
+            pinned, plan_required = (mine or [0])[-1], wants_plan and not planning.has_plan(state)
+        else:
+            session.add(user(mission))
+            pinned = len(session.history) - 1
+            plan_required = wants_plan and not planning.open_steps(state)
+        run = Run(
+            model=self.model, tools=self.tools, specs=self.specs, planner=self.planner,
+            session=session, system={"role": "system", "content": self.system_prompt},
+            budget=self.budget, events=self.events.with_callback(on_event),
+            redactor=self.redactor, mission=mission,
+            pinned=pinned, plan_required=plan_required, seen_plan=planning.plan_version(state),
+            recited=planning.plan_version(state),
+            guard=CallGuard(
+                self.max_tool_calls_per_turn, require_work=self.require_work_before_done
+            ),
+            finish_guard=FinishGuard(self.max_finish_reminders),
+        )  # fmt: skip
+        run.recite(force=bool(planning.open_steps(state)))  # a finished plan is not news
+        await session.save(plan=state, status=AgentStatus.RUNNING.value, mission=mission)
+        return run
+
+    # ---- the loop ----------------------------------------------------------------------
+
+    async def stream(
+        self, mission: str, session_id: str | None = None
+    ) -> AsyncIterator[AgentEvent]:
+        """Run like :meth:`execute`, yielding each event as it happens.
+
+        The last event is ``final_answer`` (or ``error`` when the run failed). Leaving the
+        loop early cancels the run (what was saved stays saved).
+        """
+        queue: asyncio.Queue[AgentEvent | None] = asyncio.Queue()
+        task = asyncio.create_task(self.execute(mission, session_id, on_event=queue.put_nowait))
+        task.add_done_callback(lambda _: queue.put_nowait(None))
+        try:
+            while (event := await queue.get()) is not None:
+                yield event
+            task.result()  # a crash of the run is raised here
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def execute(
+        self, mission: str, session_id: str | None = None, *, on_event: EventCallback | None = None
+    ) -> AgentResult:
+        """Run `mission` in `session_id` (new when None or unknown; continued otherwise).
+
+        `on_event` receives this run's events, in addition to the agent's handler.
+        """
+        if not isinstance(mission, str) or not mission.strip():
+            raise ConfigurationError("mission must be a non-empty string")
+        if session_id is not None:
+            validate_session_id(session_id)  # the store's rule, also for in-memory sessions
+        async with self._lock:
+            run = await self._open(mission, session_id or uuid.uuid4().hex, on_event)
+            try:
+                while run.steps < self.max_steps:
+                    final = await self._turn(run)
+                    if final is not None:
+                        return await run.finish(AgentStatus.COMPLETED, final)
+                return await run.finish(AgentStatus.MAX_STEPS, run.last_content)
+            except ProviderError as exc:
+                return await run.finish(AgentStatus.FAILED, "", error=exc)
+
+    async def _turn(self, run: Run) -> str | None:
+        """One turn: ask, then either accept the answer or run the calls. None: go on."""
+        response = run.plan_first(await run.ask())
+        run.session.add(response.to_message())
+        if not response.tool_calls:
+            reminder = run.finish_guard.check(response.content, run.open_steps())
+            if reminder is None:
+                return response.content or ""
+            run.session.add(user(reminder))
+            return None
+        items = await run.screen(response.tool_calls)
+        await run_calls(items, self.tools, run.on_result)
+        run.recite()
+        return None
+
+
+def _build_model(
+    model: Model | str,
+    api_base: str | None,
+    api_key: str | None,
+    context_window: int | None,
+    options: dict[str, Any],
+) -> Model:
+    if isinstance(model, str):
+        from taskforce.models.litellm_model import LiteLLMModel
+
+        return LiteLLMModel(
+            model, api_base=api_base, api_key=api_key, context_window=context_window, **options
+        )
+    if not isinstance(model, Model):
+        raise ConfigurationError(
+            f"model must be a Model or a litellm model string, not {type(model).__name__}"
+        )
+    if api_base or api_key or options:
+        raise ConfigurationError(
+            "api_base, api_key and model options apply only to a model string; "
+            "configure the Model object instead"
+        )
+    return model
+
+
+def _check_tools(
+    tools: Sequence[ToolProtocol] | None,
+) -> tuple[dict[str, ToolProtocol], PlanHolder]:
+    if tools is not None and (isinstance(tools, str | bytes) or not isinstance(tools, Sequence)):
+        raise ConfigurationError("tools must be a list of tools")
+    by_name: dict[str, ToolProtocol] = {}
+    for tool in tools or []:
+        if not isinstance(tool, ToolProtocol):
+            raise ConfigurationError(f"{tool!r} is not a tool (see taskforce.tools.ToolProtocol)")
+        if not isinstance(tool.name, str) or not _TOOL_NAME.match(tool.name):
+            raise ConfigurationError(f"tool name {tool.name!r} must match {_TOOL_NAME.pattern}")
+        if tool.name in by_name:
+            raise ConfigurationError(f"two tools are named {tool.name!r}")
+        by_name[tool.name] = tool
+    if PLANNER not in by_name:
+        from taskforce.tools.planner import PlannerTool
+
+        by_name = {PLANNER: PlannerTool(), **by_name}
+    planner = by_name[PLANNER]
+    if not isinstance(planner, PlanHolder):
+        raise ConfigurationError("the tool named 'planner' must be a PlannerTool")
+    return by_name, planner
+
+
+def _header_values(options: dict[str, Any]) -> list[str]:
+    values: list[str] = []
+    for key in ("extra_headers", "headers"):
+        headers = options.get(key)
+        if isinstance(headers, dict):
+            values += [v.split()[-1] for v in headers.values() if isinstance(v, str) and v.split()]
+            values += [v for v in headers.values() if isinstance(v, str)]
+    return values

@@ -1,0 +1,110 @@
+"""Every piece of text the loop shows the model, in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+DEFAULT_SYSTEM_PROMPT = """\
+You are a careful assistant that completes missions by calling tools.
+
+How to work:
+- For a mission with several parts, first call the `planner` tool with \
+action="create_plan" and a list of short tasks. Then work through the plan one step at a \
+time and call planner with action="mark_done" after each step is finished.
+- Call a tool and WAIT for its result before using it. Never invent or guess a tool's result.
+- Do not repeat a call you already made with the same arguments; use its earlier result.
+- When every step is done, answer the user with the final result in plain text and no tool \
+calls."""
+
+PLAN_HEADER = "[Plan update]"
+"""Opens every plan recitation message (how compaction recognises them)."""
+
+REMINDER_HEADER = "[Reminder]"
+
+
+def plan_message(markdown: str, current: str | None) -> str:
+    """The trailing context message that shows the model the current plan."""
+    focus = (
+        f"Current step: {current}" if current else "All steps are finished: give the final answer."
+    )
+    return f"{PLAN_HEADER}\n{markdown}\n\n{focus}"
+
+
+def plan_first(mission_has_list: bool) -> str:
+    """The firm instruction for the first turn of a mission that needs a plan."""
+    hint = " Use the items of the mission's list as tasks." if mission_has_list else ""
+    return (
+        f"{REMINDER_HEADER} This mission has several parts. Before anything else, call the "
+        f'`planner` tool with action="create_plan" and tasks=[...] (one short task per '
+        f"step).{hint}"
+    )
+
+
+def finish_reminder(open_steps: Sequence[str]) -> str:
+    """Sent when the model answers while plan steps are still open."""
+    listed = "\n".join(f"- {s}" for s in open_steps)
+    return (
+        f"{REMINDER_HEADER} You answered, but these plan steps are not finished:\n{listed}\n"
+        "Continue with the next step using the tools. If a step is already done, call the "
+        'planner with action="mark_done" for it (or skip it); then give the final answer.'
+    )
+
+
+EMPTY_REPLY = (
+    f"{REMINDER_HEADER} Your reply was empty. Continue with the current step using a tool, "
+    "or give the final answer as text."
+)
+
+CREATE_PLAN_FIRST = (
+    'Not run: create the plan first with planner(action="create_plan", tasks=[...]), then '
+    "call this tool in the next turn."
+)
+
+TOO_MANY_CALLS = (
+    "Not run: too many tool calls in one turn (limit {limit}). Call it again in the next "
+    "turn if it is still needed."
+)
+
+REPEATED_CALL = (
+    "Not run again: you already called {name} with exactly these arguments; its earlier "
+    "result is in `previous_result`. Use it and move on to the next step instead of repeating."
+)
+
+DUPLICATE_IN_TURN = (
+    "Not run twice: the same call appears earlier in this turn (id {first}); its result is "
+    "in `previous_result`."
+)
+
+INTERRUPTED = (
+    "The run was interrupted before this call finished; its result is unknown. Call it again "
+    "if it is still needed."
+)
+
+
+def stalled(current: str | None) -> str:
+    """Sent when the model keeps repeating calls whose results it already has."""
+    step = f"The current step is {current}. " if current else ""
+    return (
+        f"{REMINDER_HEADER} You are repeating calls whose results you already have. {step}"
+        "Use those results: call a different tool or arguments, mark the step done with the "
+        "planner, or give the final answer."
+    )
+
+
+NOTHING_DONE = (
+    "Not marked: no tool has run since the last step was finished, so this step looks "
+    "undone. Do the step first with the tool it needs (and wait for the result), then mark "
+    "it done. If it truly needs no tool, call mark_done again."
+)
+
+ANSWER_NOW = (
+    f"{REMINDER_HEADER} You keep repeating calls. Do not call any tool now: give your final "
+    "answer in plain text, using the tool results above."
+)
+
+RESUMED = (
+    f"{REMINDER_HEADER} The run was interrupted and has resumed. Continue the mission from "
+    "the current plan step; do not redo finished steps."
+)
+
+OMITTED = "[{count} earlier messages were removed to fit the context window.]"

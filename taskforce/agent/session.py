@@ -1,0 +1,156 @@
+"""A session's persistence: state and conversation, saved through a store after each step.
+
+:class:`Session` keeps the conversation in memory and writes new messages together with
+the session state in one ``save_state`` call, so a crash loses at most the step in flight.
+Known secrets are redacted from every message as it enters the conversation, so neither the
+database nor the model ever sees them.
+Without a state manager the agent uses a :class:`MemoryStore` of its own. A session read
+back is repaired: an interrupted turn's unanswered tool calls get an "interrupted" result,
+and messages cut off from their turn by the load limit are dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from taskforce.agent import prompts
+from taskforce.agent.events import Redactor
+from taskforce.models.base import Message
+from taskforce.tools.base import error_result
+
+_WIRE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
+
+
+class SessionStore(Protocol):
+    """The part of :class:`taskforce.store.StateManager` the agent uses."""
+
+    async def save_state(
+        self,
+        session_id: str,
+        state: dict[str, Any],
+        expected_version: int | None = None,
+        *,
+        messages: Sequence[dict[str, Any]] = (),
+    ) -> int:
+        """Write the state and append `messages`; returns the new version."""
+        ...
+
+    async def load_state(self, session_id: str) -> dict[str, Any] | None:
+        """The stored state with its ``version``, or None."""
+        ...
+
+    async def load_messages(
+        self, session_id: str, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The last `limit` messages (all when None), oldest first."""
+        ...
+
+
+class MemoryStore:
+    """Sessions kept in this process only: what the agent uses without a state manager."""
+
+    def __init__(self) -> None:
+        self._states: dict[str, dict[str, Any]] = {}
+        self._messages: dict[str, list[dict[str, Any]]] = {}
+
+    async def save_state(
+        self,
+        session_id: str,
+        state: dict[str, Any],
+        expected_version: int | None = None,
+        *,
+        messages: Sequence[dict[str, Any]] = (),
+    ) -> int:
+        """Store a copy of `state` and append `messages`."""
+        version = int(self._states.get(session_id, {}).get("version", 0)) + 1
+        self._states[session_id] = copy.deepcopy(dict(state)) | {"version": version}
+        self._messages.setdefault(session_id, []).extend(copy.deepcopy(list(messages)))
+        return version
+
+    async def load_state(self, session_id: str) -> dict[str, Any] | None:
+        """A copy of the stored state, or None."""
+        state = self._states.get(session_id)
+        return copy.deepcopy(state) if state is not None else None
+
+    async def load_messages(
+        self, session_id: str, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Copies of the last `limit` messages."""
+        messages = self._messages.get(session_id, [])
+        return copy.deepcopy(messages[-limit:] if limit else messages)
+
+
+class Session:
+    """One session's state and conversation, and when they were last saved."""
+
+    def __init__(self, store: SessionStore, session_id: str, redactor: Redactor) -> None:
+        self.store = store
+        self.session_id = session_id
+        self.history: list[Message] = []
+        self.state: dict[str, Any] = {}
+        self.version: int | None = None
+        self._pending: list[Message] = []
+        self._redactor = redactor
+        self._lock = asyncio.Lock()
+
+    async def open(self, history_limit: int) -> bool:
+        """Load the stored session, if any; True when it existed."""
+        stored = await self.store.load_state(self.session_id)
+        if stored is None:
+            return False
+        self.version = stored.pop("version", None)
+        self.state = stored
+        messages = await self.store.load_messages(self.session_id, limit=history_limit)
+        self.history = _trim([{k: m[k] for k in _WIRE_KEYS if k in m} for m in messages])
+        self.add(*_interrupted_results(self.history))
+        return True
+
+    def add(self, *messages: Message) -> None:
+        """Append messages (secrets redacted) to the conversation, saved by :meth:`save`."""
+        clean = [self._redactor.data(m) for m in messages]
+        self.history.extend(clean)
+        self._pending.extend(clean)
+
+    def prepend(self, message: Message) -> None:
+        """Put a message first in memory only (it is already stored, or must not be)."""
+        self.history.insert(0, message)
+
+    async def save(self, **fields: Any) -> None:
+        """Write the state (updated with `fields`) and the new messages in one call."""
+        async with self._lock:
+            self.state.update(fields)
+            pending, self._pending = self._pending, []
+            try:
+                self.version = await self.store.save_state(
+                    self.session_id,
+                    self._redactor.data(self.state),
+                    expected_version=self.version or 0,
+                    messages=pending,
+                )
+            except BaseException:
+                self._pending[:0] = pending  # not saved: keep them for the next try
+                raise
+
+
+def _trim(messages: list[Message]) -> list[Message]:
+    """Drop leading messages cut off from their turn, and tool results with no call."""
+    start = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
+    kept = messages[start:]
+    called = {c.get("id") for m in kept for c in m.get("tool_calls") or []}
+    return [m for m in kept if m.get("role") != "tool" or m.get("tool_call_id") in called]
+
+
+def _interrupted_results(history: Sequence[Message]) -> list[Message]:
+    """Results for tool calls that never got one (the run stopped mid-turn)."""
+    answered = {m.get("tool_call_id") for m in history if m.get("role") == "tool"}
+    missing: list[Message] = []
+    for message in history:
+        for call in message.get("tool_calls") or []:
+            if call.get("id") not in answered:
+                content = json.dumps(error_result(prompts.INTERRUPTED, "interrupted"))
+                missing.append({"role": "tool", "tool_call_id": call.get("id"), "content": content})
+    return missing

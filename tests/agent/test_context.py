@@ -1,0 +1,184 @@
+"""Context budget: views that fit the window, the plan kept through every compaction,
+and one harder retry when the provider still reports an overflow."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from taskforce.agent import AgentStatus, LeanAgent
+from taskforce.agent.context import ContextBudget, is_context_overflow
+from taskforce.agent.prompts import PLAN_HEADER
+from taskforce.errors import ContextWindowExceededError, ProviderError
+from taskforce.models.base import Message, ModelResponse, ToolSpec
+from taskforce.testing import FunctionModel, ScriptedModel, call, estimate_tokens, reply
+from taskforce.tools.function import FunctionTool
+from tests.agent.helpers import Events
+
+WINDOW = 2000
+
+
+def big_page(page: int) -> str:
+    """A page of a long document (about 600 tokens)."""
+    return f"page {page}: " + "lorem ipsum dolor sit amet " * 90
+
+
+def valid_pairs(messages: Sequence[Message]) -> bool:
+    """Every tool message answers a call of an earlier assistant message, and vice versa."""
+    called: set[str] = set()
+    answered: set[str] = set()
+    for m in messages:
+        for c in m.get("tool_calls") or []:
+            called.add(c["id"])
+        if m["role"] == "tool":
+            if m["tool_call_id"] not in called:
+                return False
+            answered.add(m["tool_call_id"])
+    return called == answered
+
+
+async def test_long_run_in_a_small_window_never_overflows() -> None:
+    sizes: list[int] = []
+    turn = {"n": 0}
+
+    def fn(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+        size = estimate_tokens(messages, tools)
+        sizes.append(size)
+        if size > WINDOW:
+            raise ContextWindowExceededError("the prompt does not fit the context window")
+        assert valid_pairs(messages)
+        assert messages[1]["content"].startswith("Read pages 1 to 12")  # mission kept
+        turn["n"] += 1
+        n = turn["n"]
+        if n == 1:
+            return call("planner", action="create_plan", tasks=["Read pages", "Summarise"])
+        if n <= 13:
+            return call("big_page", page=n - 1)
+        if n == 14:
+            return call("planner", action="mark_done", step_index=[1, 2])
+        return reply("summary: lorem ipsum")
+
+    events = Events()
+    model = FunctionModel(fn, context_window=WINDOW)
+    agent = LeanAgent(model=model, tools=[FunctionTool(big_page)], on_event=events)
+    result = await agent.execute("Read pages 1 to 12 of the document, then summarise them.")
+    assert result.status is AgentStatus.COMPLETED, result
+    assert max(sizes) <= WINDOW
+    compactions = [e.data["compaction"] for e in events.of("llm_call")]
+    assert max(compactions) >= 1
+    # every compacted view still shows the plan and the current step, last
+    for request, level in zip(model.requests, compactions, strict=True):
+        if level:
+            last = request.messages[-1]["content"]
+            assert last.startswith(PLAN_HEADER)
+            assert "Current step:" in last or "All steps are finished" in last
+    # the full history is intact in the session (compaction only changes the view)
+    assert result.steps == 15
+
+
+async def test_overflow_reported_by_provider_is_retried_once_harder(events: Events) -> None:
+    seen: list[int] = []
+
+    def fn(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+        seen.append(len(json.dumps(messages)))
+        if len(seen) == 3:
+            raise ContextWindowExceededError("maximum context length is 8192 tokens")
+        if len(seen) <= 2:
+            return call("big_page", page=len(seen))
+        return reply("fine")
+
+    model = FunctionModel(fn)  # no window known: only the provider tells
+    agent = LeanAgent(model=model, tools=[FunctionTool(big_page)], on_event=events)
+    result = await agent.execute("Read two pages")
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "fine"
+    assert seen[3] < seen[2]  # the retry sent a smaller view
+    assert [e.data["recovered"] for e in events.of("error")] == [True]
+
+
+async def test_second_overflow_fails_cleanly_with_state_saved() -> None:
+    overflow = ContextWindowExceededError("context window exceeded")
+    model = ScriptedModel([call("big_page", page=1), overflow, overflow])
+    agent = LeanAgent(model=model, tools=[FunctionTool(big_page)])
+    result = await agent.execute("Read", "ovf")
+    assert result.status is AgentStatus.FAILED
+    assert "context window" in (result.error or "")
+    state = await agent.store.load_state("ovf")
+    assert state is not None and state["status"] == "failed"
+
+
+def test_overflow_detection() -> None:
+    assert is_context_overflow(ContextWindowExceededError("x"))
+    assert is_context_overflow(ProviderError("This model's maximum context length is 4096"))
+    assert is_context_overflow(ProviderError("request (9000 tokens) exceeds the n_ctx 8192"))
+    assert not is_context_overflow(ProviderError("rate limit"))
+    assert not is_context_overflow(ValueError("context length"))
+
+
+def _history(turns: int) -> list[Message]:
+    history: list[Message] = [{"role": "user", "content": "the mission"}]
+    for i in range(turns):
+        history.append(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"c{i}",
+                        "type": "function",
+                        "function": {"name": "t", "arguments": "{}"},
+                    }
+                ],
+            }
+        )
+        history.append({"role": "tool", "tool_call_id": f"c{i}", "content": "x" * 2000})
+        history.append({"role": "user", "content": f"{PLAN_HEADER}\nold plan {i}"})
+    return history
+
+
+def test_fit_stages_keep_mission_plan_and_pairs() -> None:
+    system: Message = {"role": "system", "content": "sys"}
+    note: Message = {"role": "user", "content": f"{PLAN_HEADER}\nnew plan\nCurrent step: 2. b"}
+    history = _history(10)
+    count = estimate_tokens
+    untouched, level = ContextBudget(100_000).fit(
+        system, history, [], count, pinned=0, plan_note=note
+    )
+    assert level == 0 and untouched == [system, *history]
+
+    view, level = ContextBudget(4000, reserve=0).fit(
+        system, history, [], count, pinned=0, plan_note=note
+    )
+    assert level == 1
+    assert count(view, []) <= 4000
+    assert view[-1] == note and sum(PLAN_HEADER in str(m["content"]) for m in view) == 1
+    assert view[-2]["content"] == "x" * 2000  # the latest result is kept whole
+    assert valid_pairs(view)
+
+    view, level = ContextBudget(1200, reserve=0).fit(
+        system, history, [], count, pinned=0, plan_note=note
+    )
+    assert level == 2 and count(view, []) <= 1200
+    assert view[1]["content"].startswith("the mission") and "were removed" in view[1]["content"]
+    assert view[-1] == note and valid_pairs(view)
+
+    view, level = ContextBudget(300, reserve=0).fit(
+        system, history, [], count, pinned=0, plan_note=note
+    )
+    assert level == 3 and view[-1] == note and valid_pairs(view)
+    assert history[2]["content"] == "x" * 2000  # the history itself is never changed
+
+
+def test_unknown_window_means_no_compaction() -> None:
+    history = _history(30)
+    view, level = ContextBudget(None).fit(
+        {"role": "system", "content": "s"}, history, [], estimate_tokens, pinned=0, plan_note=None
+    )
+    assert level == 0 and len(view) == len(history) + 1
+
+
+def test_context_window_option_overrides_model(tools: Any) -> None:
+    agent = LeanAgent(model=ScriptedModel([], context_window=100_000), context_window=4096)
+    assert agent.budget.window == 4096
+    agent = LeanAgent(model=ScriptedModel([], context_window=8192))
+    assert agent.budget.window == 8192

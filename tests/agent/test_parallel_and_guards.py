@@ -1,0 +1,262 @@
+"""Parallel tool calls, the serialised planner, and the guards against loops and floods."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from taskforce.agent import AgentStatus, LeanAgent
+from taskforce.agent.planning import list_items, needs_plan, split_mission
+from taskforce.testing import ScriptedModel, call, calls, reply
+from taskforce.tools.function import FunctionTool
+from tests.agent.helpers import tool_results
+
+
+async def test_parallel_calls_really_run_concurrently() -> None:
+    ping_seen, pong_seen = asyncio.Event(), asyncio.Event()
+
+    async def ping() -> str:
+        """Waits for pong."""
+        ping_seen.set()
+        await pong_seen.wait()  # deadlocks unless pong runs at the same time
+        return "ping done"
+
+    async def pong() -> str:
+        """Waits for ping."""
+        pong_seen.set()
+        await ping_seen.wait()
+        return "pong done"
+
+    model = ScriptedModel([calls(call("ping"), call("pong")), reply("both")])
+    agent = LeanAgent(model=model, tools=[FunctionTool(ping), FunctionTool(pong)])
+    result = await asyncio.wait_for(agent.execute("ping pong"), timeout=30)
+    assert result.final_message == "both"
+    outputs = {r["output"] for r in tool_results(model.requests[1].messages).values()}
+    assert outputs == {"ping done", "pong done"}
+
+
+async def test_non_parallel_tools_and_planner_run_one_at_a_time_in_order() -> None:
+    active: list[str] = []
+    overlaps: list[tuple[str, ...]] = []
+    order: list[str] = []
+
+    async def step(label: str) -> str:
+        """Records overlap with other serial calls."""
+        if active:
+            overlaps.append((*active, label))
+        active.append(label)
+        order.append(label)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        active.remove(label)
+        return label
+
+    serial = FunctionTool(step, supports_parallelism=False)
+    model = ScriptedModel(
+        [
+            calls(
+                call("planner", action="create_plan", tasks=["one", "two"]),
+                call("step", label="a"),
+                call("step", label="b"),
+                call("planner", action="mark_done", step_index=[1]),
+            ),
+            reply("ok"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=[serial], plan_first=False, max_finish_reminders=0)
+    result = await agent.execute("go")
+    assert overlaps == [] and order == ["a", "b"]
+    # create_plan ran before mark_done (serialised in call order), so mark_done succeeded
+    results = tool_results(model.requests[1].messages)
+    assert results["call_1"]["success"] and results["call_4"]["success"], results
+    assert result.plan_markdown.startswith("- [x] 1. one")
+
+
+async def test_repeated_call_is_answered_with_the_earlier_result(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("weather", city="Oslo"),
+            call("weather", city="Oslo"),
+            call("weather", city="Oslo"),
+            reply("Oslo is rainy"),
+        ]
+    )
+    result = await LeanAgent(model=model, tools=tool_list).execute("Weather in Oslo?")
+    assert result.status is AgentStatus.COMPLETED
+    assert log["calls"] == [("weather", "Oslo")]  # ran once
+    second = tool_results(model.requests[2].messages)["call_2"]
+    assert second["success"] is False and second["error_type"] == "repeated_call"
+    assert second["previous_result"] == {"success": True, "output": "4°C, rain"}
+
+
+async def test_same_call_twice_in_one_turn_runs_once(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [calls(call("weather", city="Rome"), call("weather", city="Rome")), reply("ok")]
+    )
+    await LeanAgent(model=model, tools=tool_list).execute("Rome?")
+    assert log["calls"] == [("weather", "Rome")]
+    results = tool_results(model.requests[1].messages)
+    assert results["call_1"]["output"] == "19°C, sunny"
+    assert results["call_2"]["error_type"] == "repeated_call"
+    assert results["call_2"]["previous_result"]["output"] == "19°C, sunny"
+
+
+async def test_read_plan_again_after_a_change_is_not_a_repeat(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["a", "b"]),
+            call("planner", action="read_plan"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("planner", action="read_plan"),
+            call("planner", action="read_plan"),
+            call("planner", action="mark_done", step_index=[2]),
+            reply("done"),
+        ]
+    )
+    await LeanAgent(model=model, tools=tools[0], plan_first=False).execute("go")
+    results = tool_results(model.requests[-1].messages)
+    assert results["call_4"]["success"] is True  # plan changed since call_2
+    assert results["call_5"]["error_type"] == "repeated_call"
+
+
+async def test_flood_of_calls_is_capped(tools: Any) -> None:
+    tool_list, log = tools
+    flood = calls(*(call("calculator", expression=f"{i}*2") for i in range(12)))
+    model = ScriptedModel([flood, reply("ok")])
+    await LeanAgent(model=model, tools=tool_list, max_tool_calls_per_turn=5).execute("double")
+    assert len(log["calls"]) == 5
+    results = tool_results(model.requests[1].messages)
+    assert len(results) == 12  # every call id is answered
+    refused = [r for r in results.values() if r.get("error_type") == "too_many_calls"]
+    assert len(refused) == 7 and "limit 5" in refused[0]["error"]
+
+
+async def test_plan_first_offers_only_the_planner_on_the_first_turn(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            calls(call("weather", city="Oslo"), call("planner", action="create_plan", tasks=["a"])),
+            reply("done"),
+            reply("done"),
+            reply("done"),
+        ]
+    )
+    mission = "Check the weather in Oslo and then save a note about it."
+    await LeanAgent(model=model, tools=tool_list).execute(mission)
+    first = model.requests[0]
+    assert first.tool_names == ["planner"]
+    assert "create_plan" in first.messages[-1]["content"]
+    assert model.requests[1].tool_names == ["planner", "calculator", "weather", "notes"]
+    assert log["calls"] == []  # weather was held back until the plan existed
+    held = tool_results(model.requests[1].messages)["call_1"]
+    assert held["error_type"] == "plan_required"
+
+
+async def test_free_text_plan_becomes_a_real_plan(tools: Any) -> None:
+    text = "My plan:\n1. Get the weather in Oslo\n2. Compute 6*7\n3. Save a note"
+    model = ScriptedModel([reply(text), reply("x"), reply("x"), reply("x")])
+    mission = "Get the weather in Oslo, compute 6*7 and save a note with both results."
+    result = await LeanAgent(model=model, tools=tools[0]).execute(mission)
+    assert result.plan_markdown.splitlines() == [
+        "- [ ] 1. Get the weather in Oslo",
+        "- [ ] 2. Compute 6*7",
+        "- [ ] 3. Save a note",
+    ]
+    assert "Current step: 1. Get the weather in Oslo" in model.requests[1].messages[-1]["content"]
+
+
+async def test_model_that_never_plans_gets_a_plan_from_the_mission(tools: Any) -> None:
+    model = ScriptedModel([reply("Sure, it is 20 degrees."), reply("a"), reply("b"), reply("c")])
+    mission = "Get the weather in Rome, then compute 19*2 and save a note with the answer."
+    result = await LeanAgent(model=model, tools=tools[0]).execute(mission)
+    assert result.plan_markdown.count("- [ ]") == 3, result.plan_markdown
+    # the premature answer was not accepted: the open steps were sent back
+    assert result.final_message == "c" and len(result.open_steps) == 3
+
+
+async def test_simple_mission_is_not_forced_to_plan(tools: Any) -> None:
+    model = ScriptedModel([reply("19°C")])
+    result = await LeanAgent(model=model, tools=tools[0]).execute("Weather in Rome?")
+    assert model.requests[0].tool_names[1:] == ["calculator", "weather", "notes"]
+    assert result.plan_markdown == "No active plan."
+
+
+def test_complexity_heuristic() -> None:
+    assert not needs_plan("What is 2+2?")
+    assert not needs_plan("Weather in Rome?")
+    assert needs_plan("Get the weather in Oslo, then compute 2*21 and save a note.")
+    assert needs_plan("Do these:\n- fetch the data\n- summarise it")
+    assert needs_plan("Find the weather in Paris. Then write a note about it.")
+
+
+def test_mission_splitting_and_list_items() -> None:
+    assert split_mission("Get the weather in Oslo, then compute 2*21 and save a note.") == [
+        "Get the weather in Oslo",
+        "compute 2*21",
+        "save a note",
+    ]
+    assert split_mission("What is the capital of France?") == []
+    assert list_items("Plan:\n1) one thing\n2) another\n") == ["one thing", "another"]
+    assert list_items("- only one") == []
+
+
+async def test_a_stalled_model_is_nudged(tools: Any) -> None:
+    repeat = call("weather", city="Oslo")
+    model = ScriptedModel([repeat, repeat, repeat, reply("Oslo: 4°C")])
+    await LeanAgent(model=model, tools=tools[0]).execute("Weather in Oslo?")
+    assert "repeating calls" not in str(model.requests[2].messages[-1]["content"])
+    nudge = model.requests[3].messages[-1]
+    assert nudge["role"] == "user" and "repeating calls" in nudge["content"]
+
+
+async def test_a_model_stuck_after_two_nudges_must_answer_without_tools(tools: Any) -> None:
+    repeat = call("weather", city="Oslo")
+    model = ScriptedModel([*([repeat] * 5), reply("Oslo: 4°C")])
+    result = await LeanAgent(model=model, tools=tools[0]).execute("Weather in Oslo?")
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C"
+    nudged = [
+        i
+        for i, r in enumerate(model.requests)
+        if r.messages[-1]["role"] == "user" and "repeating" in r.messages[-1]["content"]
+    ]
+    assert nudged == [3, 5]
+    assert (
+        model.requests[5].tools == [] and "plain text" in model.requests[5].messages[-1]["content"]
+    )
+    assert all(r.tools for r in model.requests[:5])
+
+
+async def test_marking_a_step_done_without_doing_it_is_refused_once(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Save a note", "Say a word"]),
+            call("planner", action="mark_done", step_index=[1]),  # refused: nothing ran
+            call("notes", text="milk"),
+            call("planner", action="mark_done", step_index=[1]),  # accepted: notes ran
+            call("planner", action="mark_done", step_index=[2]),  # refused once...
+            call("planner", action="mark_done", step_index=[2]),  # ...then taken as meant
+            reply("done"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, require_work_before_done=True)
+    result = await agent.execute("Save a note, then say a word")
+    assert result.open_steps == () and log["notes"] == ["milk"]
+    results = tool_results(model.requests[-1].messages)
+    assert results["call_2"]["error_type"] == "no_work_done"
+    assert results["call_4"]["success"] and results["call_6"]["success"]
+    assert results["call_5"]["error_type"] == "no_work_done"
+
+
+async def test_work_and_mark_done_in_the_same_turn_is_fine(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Note"]),
+            calls(call("notes", text="x"), call("planner", action="mark_done", step_index=[1])),
+            reply("ok"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, require_work_before_done=True)
+    assert (await agent.execute("note x")).open_steps == ()
