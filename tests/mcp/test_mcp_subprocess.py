@@ -1,4 +1,5 @@
-"""The real thing: `python -m taskforce.mcp` in a subprocess, over stdio and streamable HTTP.
+"""The real thing: `python -m taskforce.mcp` and `taskforce mcp` as subprocesses, over stdio
+and streamable HTTP.
 
 Each server start imports SQLAlchemy and the SDK, so the whole story is told with three
 starts: stdio (the handshake-era protocol), stdio again after a restart (the current
@@ -62,7 +63,13 @@ async def test_stdio_server_plans_across_a_restart_then_serves_http(tmp_path: Pa
         first_run = text_of(await client.call_tool("read_plan", {}))
     assert first_run == "- [x] 1. Fetch — 200 OK\n- [ ] 2. Parse (in progress)\n- [ ] 3. Report"
 
-    async with Client(params) as client:  # restarted: a new process, the current protocol
+    # restarted: a new process started as users start it (`taskforce mcp`), current protocol
+    cli = StdioServerParameters(
+        command=str(Path(sys.executable).parent / "taskforce"),
+        args=["mcp", *server_command(db)[2:]],
+        cwd=ROOT,
+    )
+    async with Client(cli) as client:
         assert text_of(await client.call_tool("read_plan", {})) == first_run
         resource = await client.read_resource("plan://demo")
         (contents,) = resource.contents

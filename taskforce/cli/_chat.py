@@ -1,0 +1,102 @@
+"""`taskforce chat`: a conversation with the agent in one session, saved as it goes."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.markdown import Markdown
+
+from taskforce.cli._errors import EXIT_OK, database_errors
+from taskforce.cli._render import EventPrinter
+from taskforce.cli._run import model_label, new_session_id
+from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
+from taskforce.cli._views import read_state
+
+if TYPE_CHECKING:
+    from taskforce.agent import LeanAgent
+    from taskforce.models.base import Model
+    from taskforce.store import StateManager
+
+_LEAVE = frozenset({"/exit", "/quit", "exit", "quit"})
+
+
+async def _open(
+    settings: Settings, model: Model, printer: EventPrinter
+) -> tuple[StateManager, LeanAgent]:
+    from taskforce.agent import LeanAgent
+    from taskforce.store import StateManager
+
+    store = StateManager(settings.resolved_db_url())
+    agent = LeanAgent(
+        model=model, state_manager=store, max_steps=settings.max_steps, on_event=printer
+    )
+    return store, agent
+
+
+def chat_command(settings: Settings, session: str | None) -> int:
+    """Read requests until EOF, Ctrl-C or /exit; each one runs the agent in the session."""
+    model = make_model(settings)  # fail on a bad model before opening anything
+    warn_ignored_api_base(settings)
+    if session is not None:
+        read_state(settings.resolved_db_url(), session)  # unknown or invalid: fail now
+    session_id = session or new_session_id()
+    console = Console(highlight=False)
+    if not console.is_terminal:  # piped: long lines stay whole
+        console = Console(highlight=False, soft_wrap=True)
+    printer = EventPrinter(console, rich_output=True, spinner=console.is_terminal)
+    console.print(
+        f"taskforce chat · session {session_id} · model {model_label(settings, model)}\n"
+        "Ctrl-D, Ctrl-C or /exit leaves; everything is saved as you go.",
+        markup=False,
+    )
+    with database_errors(settings.resolved_db_url()), asyncio.Runner() as runner:
+        store, agent = runner.run(_open(settings, model, printer))
+        try:
+            _converse(console, runner, agent, printer, session_id)
+        finally:
+            printer.stop()
+            runner.run(store.close())
+    console.print(
+        f"session {session_id} saved · continue: taskforce chat --session {session_id}",
+        markup=False,
+    )
+    return EXIT_OK
+
+
+def _converse(
+    console: Console,
+    runner: asyncio.Runner,
+    agent: LeanAgent,
+    printer: EventPrinter,
+    session_id: str,
+) -> None:
+    while True:
+        try:
+            line = console.input("you> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return
+        if not line:
+            continue
+        if line.lower() in _LEAVE:
+            return
+        printer.thinking()
+        try:
+            result = runner.run(agent.execute(line, session_id=session_id))
+        except KeyboardInterrupt:
+            printer.stop()
+            console.print("interrupted; the session is saved up to the last step")
+            return
+        printer.stop()
+        console.print(Markdown(result.final_message or "(no answer)"))
+        if result.error:
+            console.print(f"error: {result.error}", style="red", markup=False)
+        elif result.open_steps and str(getattr(result.status, "value", "")) == "max_steps":
+            console.print(
+                f"(stopped after {result.steps} model calls with {len(result.open_steps)} "
+                "steps open; say “continue” to go on)",
+                style="dim",
+                markup=False,
+            )

@@ -1,0 +1,85 @@
+"""`plan export`, `plan import` and `sessions --summary`: plans as documents and a dashboard."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+
+from taskforce.cli._errors import database_errors
+from taskforce.cli._settings import Settings
+
+
+def plan_export_command(
+    settings: Settings, session_id: str | None, output: Path | None, folder: Path | None
+) -> None:
+    """Print or write one session's Plan.md, or export every plan into a folder."""
+    from taskforce.documents import commands
+
+    url = settings.resolved_db_url()
+    with database_errors(url):
+        if folder is not None:
+            report = commands.export_folder(url, folder, datetime.now().astimezone())
+            print(
+                f"{folder}: {len(report.written)} written, {len(report.unchanged)} unchanged, "
+                f"{len(report.removed)} removed (finished plans under Done/)"
+            )
+            for error in report.errors:
+                print(f"warning: {error}")
+            return
+        assert session_id is not None
+        text = commands.export_plan(url, session_id, output)
+    if output is None:
+        print(text, end="")
+    else:
+        print(f"wrote {output}")
+
+
+def plan_import_command(
+    settings: Settings, path: Path, session_id: str | None, *, replace: bool
+) -> None:
+    """Create a session from a Plan.md file and print its id."""
+    from taskforce.documents import commands
+
+    url = settings.resolved_db_url()
+    with database_errors(url):
+        created = commands.import_plan(url, path, session_id, replace=replace)
+    print(created)
+
+
+def summary_command(settings: Settings, *, as_json: bool) -> None:
+    """Print the dashboard: counts (active, paused, completed today) and one row per plan."""
+    from taskforce.documents import commands
+
+    url = settings.resolved_db_url()
+    with database_errors(url):
+        summary = commands.sessions_summary(url, datetime.now().astimezone())
+    if as_json:
+        print(summary.to_json(), end="")
+        return
+    from rich.table import Table
+
+    data = summary.to_dict()
+    console = Console(highlight=False)
+    console.print(
+        f"active {data['active_plans']} · paused {data['paused_plans']} · "
+        f"completed today {data['completed_today']} · completed {data['completed_plans']} · "
+        f"failed {data['failed_plans']} · total {data['total_plans']}"
+    )
+    if not data["plans"]:
+        return
+    table = Table(header_style="bold")
+    width = max(len(row["id"]) for row in data["plans"])
+    table.add_column("id", no_wrap=True, style="cyan", min_width=width)
+    table.add_column("objective", overflow="ellipsis", no_wrap=True, ratio=1, min_width=12)
+    table.add_column("status", no_wrap=True, min_width=9)
+    table.add_column("progress", justify="right", no_wrap=True, min_width=8)
+    for row in data["plans"]:
+        table.add_row(
+            row["id"],
+            row["objective"] or "—",
+            row["status"],
+            f"{row['steps_done']}/{row['steps_total']}",
+        )
+    console.print(table)

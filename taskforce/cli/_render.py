@@ -1,0 +1,197 @@
+"""Rendering the agent's events: a live rich view on a terminal, plain lines elsewhere.
+
+The agent loop renders nothing; these are its `on_event` callbacks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.panel import Panel
+from rich.spinner import Spinner
+from rich.text import Text
+
+from taskforce.cli._checklist import checklist_text
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from taskforce.agent.events import AgentEvent
+
+_ARGS_SHOWN = 100
+
+
+def _get(data: dict[str, Any], *keys: str) -> Any:
+    return next((data[k] for k in keys if data.get(k) is not None), None)
+
+
+def _kind(event: AgentEvent) -> str:
+    return str(getattr(event.kind, "value", event.kind))
+
+
+def describe_call(data: dict[str, Any]) -> str:
+    """`planner mark_done step_index=[2] status='DONE'` for a tool-call event."""
+    name = str(data.get("name") or "?")
+    args = data.get("arguments")
+    if isinstance(args, str):
+        with contextlib.suppress(ValueError):
+            args = json.loads(args)
+    if isinstance(args, dict):
+        action = args.get("action") if name == "planner" else None
+        rest = [f"{k}={v!r}" for k, v in args.items() if not (action and k == "action")]
+        shown = " ".join(([str(action)] if action else []) + rest)
+    else:
+        shown = "" if args is None else str(args)
+    shown = " ".join(shown.split())
+    if len(shown) > _ARGS_SHOWN:
+        shown = shown[: _ARGS_SHOWN - 1] + "…"
+    return f"{name} {shown}".rstrip()
+
+
+def describe_result(data: dict[str, Any]) -> tuple[bool, str]:
+    """(ok, one line) for a tool-result event."""
+    inner = data.get("result")
+    result: dict[str, Any] = inner if isinstance(inner, dict) else {}
+    ok = bool(data.get("success", result.get("success", True)))
+    text = _get(result, "error", "message", "output")
+    line = " ".join(str(text if text is not None else ("ok" if ok else "failed")).split())
+    return ok, line[:160]
+
+
+def plan_markdown(data: dict[str, Any]) -> str | None:
+    """The checklist carried by a plan-updated event."""
+    text = data.get("markdown")
+    return text if isinstance(text, str) else None
+
+
+def thinks_next(kind: str, data: dict[str, Any]) -> bool:
+    """Whether the model is asked next: after tool results and recovered errors.
+
+    (The loop reports `llm_call` after the model answered, with its usage.)
+    """
+    return kind in ("tool_result", "plan_updated") or (
+        kind == "error" and bool(data.get("recovered"))
+    )
+
+
+class EventPrinter:
+    """Prints each event as it happens: plain lines, or (chat) rich Markdown and a spinner.
+
+    Args:
+        console: where to print.
+        rich_output: render plans as Markdown and colour the lines.
+        spinner: show a spinner while the model thinks (terminals only).
+    """
+
+    def __init__(
+        self, console: Console, *, rich_output: bool = False, spinner: bool = False
+    ) -> None:
+        self._console = console
+        self._rich = rich_output
+        self._spinner = spinner
+        self._status: Any = None
+        self.last_plan: str | None = None
+
+    def __call__(self, event: AgentEvent) -> None:
+        """Handle one event."""
+        kind, data = _kind(event), dict(event.data or {})
+        self.stop()
+        if kind == "tool_call":
+            self._line(f"→ {describe_call(data)}", "cyan")
+        elif kind == "tool_result":
+            ok, line = describe_result(data)
+            self._line(f"{'←' if ok else '✗'} {line}", "dim" if ok else "red")
+        elif kind == "plan_updated" and (markdown := plan_markdown(data)):
+            self.last_plan = markdown
+            if self._rich:
+                self._console.print(checklist_text(markdown))
+            else:
+                self._console.print("plan:\n" + markdown, markup=False, highlight=False)
+        elif kind == "error" and data.get("recovered"):  # a fatal one is reported at the end
+            self._line(f"! {data.get('message') or data}", "yellow")
+        if thinks_next(kind, data):
+            self.thinking()
+
+    def thinking(self) -> None:
+        """Show the spinner until the next event (terminals only)."""
+        if self._spinner and self._status is None:
+            self._status = self._console.status("thinking…", spinner="dots")
+            self._status.start()
+
+    def _line(self, text: str, style: str) -> None:
+        if self._rich:
+            self._console.print(Text(text, style=style))
+        else:
+            self._console.print(text, markup=False, highlight=False)
+
+    def stop(self) -> None:
+        """Stop the spinner, if one is showing."""
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+
+
+class LiveView:
+    """A live terminal view: the checklist as it changes, recent tool calls, a spinner.
+
+    Use as a context manager around the run; pass the instance as `on_event`.
+    """
+
+    def __init__(self, console: Console, header: str = "", *, log_lines: int = 8) -> None:
+        self._header = header
+        self._plan: str | None = None
+        self._log: deque[Text] = deque(maxlen=log_lines)
+        self._thinking = True
+        self._calls = 1
+        self.tool_calls = 0
+        self._live = Live(self._render(), console=console, refresh_per_second=10, transient=True)
+
+    @property
+    def last_plan(self) -> str | None:
+        """The most recent checklist seen."""
+        return self._plan
+
+    def __enter__(self) -> LiveView:
+        self._live.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._live.stop()
+
+    def __call__(self, event: AgentEvent) -> None:
+        """Handle one event and redraw."""
+        kind, data = _kind(event), dict(event.data or {})
+        self._thinking = thinks_next(kind, data)
+        if kind == "llm_call":
+            self._calls = int(data.get("step") or self._calls) + 1
+        elif kind == "tool_call":
+            self.tool_calls += 1
+            self._log.append(Text(f"→ {describe_call(data)}", style="cyan"))
+        elif kind == "tool_result":
+            ok, line = describe_result(data)
+            self._log.append(Text(f"  {'←' if ok else '✗'} {line}", style="dim" if ok else "red"))
+        elif kind == "plan_updated":
+            self._plan = plan_markdown(data) or self._plan
+        elif kind == "error":
+            self._log.append(Text(f"! {data.get('message') or data}", style="yellow"))
+        self._live.update(self._render())
+
+    def _render(self) -> RenderableType:
+        plan = checklist_text(self._plan) if self._plan else Text("(no plan yet)", "dim")
+        parts: list[RenderableType] = [
+            Panel(plan, title="plan", title_align="left", border_style="blue"),
+            *self._log,
+        ]
+        if self._thinking:
+            parts.append(Spinner("dots", Text(f" model thinking (call {self._calls})…", "dim")))
+        return Group(*([Text(self._header, style="bold")] if self._header else []), *parts)

@@ -1,0 +1,175 @@
+"""`taskforce run`: one mission through LeanAgent, rendered live, persisted to the store."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sys
+from contextlib import nullcontext
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+
+from taskforce.cli._checklist import checklist_text
+from taskforce.cli._errors import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_MAX_STEPS,
+    EXIT_OK,
+    EXIT_PROVIDER,
+    EXIT_USAGE,
+    database_errors,
+    fail,
+)
+from taskforce.cli._render import EventPrinter, LiveView
+from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
+from taskforce.errors import SessionNotFoundError, UserError
+from taskforce.models.offline import OFFLINE_LABEL
+
+if TYPE_CHECKING:
+    from taskforce.agent import AgentResult
+    from taskforce.agent.events import EventCallback
+    from taskforce.models.base import Model
+
+CONTINUE_MISSION = "Continue with the plan."
+"""The request sent when `run --session` is given without a mission."""
+
+
+def new_session_id() -> str:
+    """A fresh, sortable, readable session id such as `20261123-101500-a1b2c3`."""
+    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+def model_label(settings: Settings, model: Model) -> str:
+    """How the model is named in the output; the offline model says what it is."""
+    return f"offline ({OFFLINE_LABEL})" if settings.offline else model.name
+
+
+async def execute(
+    settings: Settings,
+    model: Model,
+    request: str,
+    session_id: str,
+    *,
+    resume: bool,
+    on_event: EventCallback,
+) -> AgentResult:
+    """Run `request` in `session_id` against the configured store.
+
+    A new session whose run failed before any model answered is deleted again: nothing
+    happened, so nothing is kept (a bad model name or key must not litter the list).
+    """
+    from taskforce.agent import LeanAgent
+    from taskforce.store import StateManager
+
+    async with StateManager(settings.resolved_db_url()) as store:
+        if resume and await store.load_state(session_id) is None:
+            raise SessionNotFoundError(f"no session {session_id!r}")
+        agent = LeanAgent(
+            model=model, state_manager=store, max_steps=settings.max_steps, on_event=on_event
+        )
+        result = await agent.execute(request, session_id=session_id)
+        if not resume and _status(result) == "failed" and result.steps == 0:
+            await store.delete_state(session_id)
+        return result
+
+
+def run_command(
+    settings: Settings, mission: str | None, session: str | None, *, plain: bool
+) -> int:
+    """Run one mission and print its outcome; returns the exit code."""
+    request = (mission or "").strip()
+    if not request and session is None:
+        raise UserError('the mission is empty: taskforce run "what to do" (or --session ID)')
+    model = make_model(settings)
+    url = settings.resolved_db_url()
+    warn_ignored_api_base(settings)
+    if session is not None:  # fail fast on an unknown session, before any output
+        from taskforce.cli._views import read_state
+
+        state = read_state(url, session)
+        if not request:
+            request = str(state.get("mission") or "").strip() or CONTINUE_MISSION
+            if state.get("status") == "completed":
+                print(f"session {session} is already completed; its plan:")
+                from taskforce.cli._views import checklist
+
+                print(checklist(state))
+                return EXIT_OK
+    session_id = session or new_session_id()
+    console = Console(highlight=False)
+    live = console.is_terminal and not plain
+    if not live:
+        console = Console(highlight=False, soft_wrap=True)
+    header = f"taskforce · session {session_id} · model {model_label(settings, model)}"
+    console.print(header, markup=False, style="bold" if live else None)
+    view = LiveView(console) if live else EventPrinter(console, rich_output=False)
+    try:
+        with database_errors(url), view if isinstance(view, LiveView) else nullcontext():
+            job = execute(
+                settings, model, request, session_id, resume=session is not None, on_event=view
+            )
+            result = asyncio.run(job)
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: session {session_id} is saved up to its last step; continue it "
+            f"with `taskforce run --session {session_id}`",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    return report(console, result, live=live)
+
+
+def _status(result: AgentResult) -> str:
+    return str(getattr(result.status, "value", result.status))
+
+
+def report(console: Console, result: AgentResult, *, live: bool) -> int:
+    """Print the final answer, the plan and how to come back; return the exit code."""
+    status = _status(result)
+    if status == "failed" and result.steps == 0:
+        raise failure(result)  # nothing ran (and nothing was kept): just say why
+    if live:
+        answer = Markdown(result.final_message or "(no answer)")
+        plan = checklist_text(result.plan_markdown)
+        console.print(Panel(answer, title="answer", title_align="left", border_style="green"))
+        console.print(Panel(plan, title="plan", title_align="left", border_style="blue"))
+    else:
+        console.print("answer:\n" + (result.final_message or "(no answer)"), markup=False)
+        console.print("plan:\n" + result.plan_markdown, markup=False)
+    sid = result.session_id
+    console.print(f"session: {sid} · status: {status} · model calls: {result.steps}", markup=False)
+    console.print(
+        f"(show it: taskforce plan show {sid} · continue it: taskforce run --session {sid})",
+        markup=False,
+        style="dim",
+    )
+    if status == "max_steps":
+        raise fail(
+            f"stopped after {result.steps} model calls with steps open; continue with "
+            f"`taskforce run --session {sid}` (or raise --max-steps)",
+            EXIT_MAX_STEPS,
+        )
+    if status == "failed":
+        raise failure(result)
+    return EXIT_OK
+
+
+def failure(result: AgentResult) -> typer.Exit:
+    """The one-line error and exit code for a failed run."""
+    error = result.error or result.final_message or "the run failed"
+    kind, _, detail = error.partition(": ")
+    if kind == "ProviderError" and "LLM Provider NOT provided" in detail:
+        model = detail.split(":", 1)[0]
+        return fail(
+            f"bad model name {model!r}: litellm does not know its provider; use "
+            "provider/model, e.g. openai/gpt-4o-mini or anthropic/claude-3-5-haiku-latest",
+            EXIT_USAGE,
+        )
+    if kind == "ProviderError":
+        return fail(f"model provider: {detail}", EXIT_PROVIDER)
+    return fail(error, EXIT_FAILED)

@@ -1,0 +1,122 @@
+"""CLI configuration (flags > environment > defaults) and the model it selects."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from taskforce.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from taskforce.models.base import Model
+
+OFFLINE_NAMES = frozenset({"", "offline"})
+
+# The key variable litellm reads for each provider prefix (or bare model-name prefix).
+_KEY_VARS: dict[str, str] = {
+    "openai": "OPENAI_API_KEY",
+    "gpt-": "OPENAI_API_KEY",
+    "o1": "OPENAI_API_KEY",
+    "o3": "OPENAI_API_KEY",
+    "o4": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "claude": "ANTHROPIC_API_KEY",
+    "gemini": "GEMINI_API_KEY",
+    "mistral": "MISTRAL_API_KEY",
+    "groq": "GROQ_API_KEY",
+    "deepseek": "DEEPSEEK_API_KEY",
+    "openrouter": "OPENROUTER_API_KEY",
+    "together_ai": "TOGETHERAI_API_KEY",
+    "fireworks_ai": "FIREWORKS_AI_API_KEY",
+    "cohere": "COHERE_API_KEY",
+    "xai": "XAI_API_KEY",
+    "perplexity": "PERPLEXITYAI_API_KEY",
+}
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][\w.:/@+-]{0,199}")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What one command was asked to use. None means "the default"."""
+
+    db_url: str | None = None
+    model: str | None = None
+    api_base: str | None = None
+    max_steps: int = 30
+    debug: bool = False
+
+    @property
+    def offline(self) -> bool:
+        """Whether the offline rule-based model is selected."""
+        return (self.model or "").strip().lower() in OFFLINE_NAMES
+
+    def resolved_db_url(self) -> str:
+        """The database URL to use (flag, else `TASKFORCE_DB_URL`, else the default file)."""
+        from taskforce.store._config import default_db_url
+
+        return self.db_url.strip() if self.db_url and self.db_url.strip() else default_db_url()
+
+
+def _key_var(model: str) -> str | None:
+    """The key variable litellm reads for `model`'s provider, when known."""
+    provider = model.split("/", 1)[0].lower() if "/" in model else model.lower()
+    for prefix, var in _KEY_VARS.items():
+        if provider == prefix if "/" in model else provider.startswith(prefix):
+            return var
+    return None
+
+
+def missing_key(model: str, api_base: str | None, environ: Mapping[str, str]) -> str | None:
+    """The provider key variable `model` needs but `environ` lacks, else None.
+
+    A model served from `api_base` (a local OpenAI-compatible server) needs no key.
+    """
+    var = _key_var(model)
+    if api_base or var is None:
+        return None
+    return None if environ.get(var, "").strip() else var
+
+
+def warn_ignored_api_base(settings: Settings) -> None:
+    """Say so on stderr when an API base is set but the offline model will be used."""
+    if settings.offline and settings.api_base:
+        print(
+            "note: --api-base/TASKFORCE_API_BASE is ignored by the offline model; "
+            "add --model NAME (e.g. openai/<the served model>) to use that server",
+            file=sys.stderr,
+        )
+
+
+def make_model(settings: Settings, environ: Mapping[str, str] | None = None) -> Model:
+    """The model for `settings`: the offline model unless a model name is configured.
+
+    Raises:
+        ConfigurationError: a malformed model name, or a provider key that is not set.
+    """
+    env = os.environ if environ is None else environ
+    if settings.offline:
+        from taskforce.models.offline import OfflineModel
+
+        return OfflineModel()
+    name = (settings.model or "").strip()
+    if not _MODEL_NAME.fullmatch(name):
+        raise ConfigurationError(
+            f"bad model name {name[:80]!r}: use a litellm name such as openai/gpt-4o-mini"
+        )
+    var = missing_key(name, settings.api_base, env)
+    if var:
+        raise ConfigurationError(
+            f"model {name!r} needs an API key: set {var} (or use --api-base for a local "
+            "server, or leave --model out for the offline model)"
+        )
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    from taskforce.models.litellm_model import LiteLLMModel
+
+    # Local OpenAI-compatible servers ignore the key, but litellm's client insists on one.
+    var = _key_var(name) if settings.api_base else None
+    key = "sk-no-key-required" if var and not env.get(var, "").strip() else None
+    return LiteLLMModel(name, api_base=settings.api_base, api_key=key)

@@ -1,0 +1,228 @@
+"""`taskforce sessions`, `plan show` and `db ...`: reading the store without a model.
+
+SQLite is read through the store's synchronous read-only path (no SQLAlchemy, so these
+commands start fast); other databases go through the async `StateManager`.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+
+from taskforce.checklist import render_state
+from taskforce.cli._checklist import checklist_text
+from taskforce.cli._errors import EXIT_USAGE, database_errors, fail, shown_url
+from taskforce.cli._settings import Settings
+from taskforce.errors import SchemaVersionError, SessionNotFoundError
+
+if TYPE_CHECKING:
+    from taskforce.store import SessionSummary
+
+
+def _tasks(state: dict[str, Any]) -> list[dict[str, Any]]:
+    plan = state.get("plan")
+    tasks = plan.get("tasks") if isinstance(plan, dict) else None
+    return [t for t in tasks if isinstance(t, dict)] if isinstance(tasks, list) else []
+
+
+def checklist(state: dict[str, Any]) -> str:
+    """The session's plan as a Markdown checklist (`No active plan.` when it has none)."""
+    plan = state.get("plan")
+    return render_state(plan if isinstance(plan, dict) else None)
+
+
+def progress(state: dict[str, Any]) -> tuple[int, int]:
+    """(done or skipped, total) plan steps of a session state."""
+    tasks = _tasks(state)
+    done = sum(str(t.get("status", "")).upper() in ("DONE", "SKIPPED") for t in tasks)
+    return done, len(tasks)
+
+
+# ---- reading: the store's fast read-only path (it falls back to StateManager itself) -----
+
+
+def read_sessions(url: str, limit: int, offset: int) -> list[SessionSummary]:
+    """Sessions newest first (empty when the database does not exist yet)."""
+    from taskforce.store.readonly import read_sessions as fetch
+
+    with database_errors(url):
+        return fetch(url, limit=limit, offset=offset)
+
+
+def read_state(url: str, session_id: str) -> dict[str, Any]:
+    """The session's state; raises `SessionNotFoundError` when there is none."""
+    from taskforce.store.readonly import read_state as fetch
+
+    with database_errors(url):
+        state = fetch(url, session_id)
+    if state is None:
+        raise SessionNotFoundError(f"no session {session_id!r}")
+    return state
+
+
+# ---- commands -------------------------------------------------------------------------------
+
+
+def _summary_json(row: SessionSummary) -> dict[str, Any]:
+    return {
+        "session_id": row.session_id,
+        "title": row.title,
+        "status": row.status,
+        "steps_done": row.steps_done,
+        "steps_total": row.steps_total,
+        "created_at": row.created_at.isoformat(),
+        "updated_at": row.updated_at.isoformat(),
+        "version": row.version,
+    }
+
+
+def _tty() -> bool:
+    return Console().is_terminal
+
+
+def _when(moment: datetime) -> str:
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def sessions_command(settings: Settings, *, limit: int, offset: int, as_json: bool) -> None:
+    """Print the sessions table (or a JSON list)."""
+    url = settings.resolved_db_url()
+    rows = read_sessions(url, limit, offset)
+    if as_json:
+        print(json.dumps([_summary_json(r) for r in rows], indent=2, ensure_ascii=False))
+        return
+    console = Console(highlight=False, width=None if _tty() else 120)
+    if not rows:
+        where = "here" if offset else "yet"
+        console.print(f'No sessions {where}. Start one with: taskforce run "your mission"')
+        return
+    from rich.table import Table
+
+    table = Table(header_style="bold")
+    table.add_column(
+        "session", no_wrap=True, style="cyan", min_width=max(len(r.session_id) for r in rows)
+    )
+    table.add_column("mission", overflow="ellipsis", no_wrap=True, ratio=1, min_width=12)
+    table.add_column("status", no_wrap=True, min_width=9)
+    table.add_column("progress", justify="right", no_wrap=True, min_width=8)
+    table.add_column("updated", no_wrap=True, min_width=16)
+    for row in rows:
+        table.add_row(
+            row.session_id,
+            " ".join((row.title or "").split()) or "—",
+            row.status or "—",
+            f"{row.steps_done}/{row.steps_total}",
+            _when(row.updated_at),
+        )
+    console.print(table)
+    if len(rows) == limit:
+        console.print(
+            f"(showing {offset + 1}-{offset + len(rows)}; more: --offset {offset + limit})"
+        )
+
+
+def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json: bool) -> None:
+    """Print a session's plan: rendered, raw Markdown, or the state as JSON."""
+    if raw and as_json:
+        raise fail("choose one of --raw and --json", EXIT_USAGE)
+    state = read_state(settings.resolved_db_url(), session_id)
+    console = Console(highlight=False)
+    if as_json:
+        print(json.dumps(state, indent=2, ensure_ascii=False, default=str))
+        return
+    markdown = checklist(state)
+    if raw:
+        print(markdown)
+        return
+    title = " ".join(str(state.get("title") or state.get("mission") or "").split())
+    done, total = progress(state)
+    status = state.get("status") or "—"
+    console.print(f"[bold]{session_id}[/bold] · {status} · {done}/{total} done")
+    if title:
+        console.print(title, markup=False, style="italic")
+    console.print(checklist_text(markdown))
+
+
+def db_upgrade_command(settings: Settings) -> None:
+    """Migrate the database to this version's schema (refusing one newer than the code)."""
+    from taskforce.store._config import HEAD_REVISION, SCHEMA_REVISIONS
+
+    url = settings.resolved_db_url()
+
+    async def _upgrade() -> str | None:
+        from taskforce.store import StateManager
+
+        async with StateManager(url, auto_upgrade=False) as store:
+            before = await store.current_revision()
+            if before is not None and before not in SCHEMA_REVISIONS:
+                raise SchemaVersionError(
+                    f"database {shown_url(url)} has schema revision {before!r}, written by a "
+                    f"newer taskforce (this one knows up to {HEAD_REVISION!r}); not touched"
+                )
+            await store.upgrade()
+            return await store.current_revision()
+
+    import asyncio
+
+    with database_errors(url):
+        revision = asyncio.run(_upgrade())
+    print(f"database {shown_url(url)} is at schema revision {revision} (head)")
+
+
+def db_downgrade_command(settings: Settings, revision: str, *, confirmed: bool) -> None:
+    """Migrate the schema down to `revision` (only with `confirmed`: it can lose data)."""
+    from taskforce.store._config import SCHEMA_REVISIONS
+
+    if revision != "base" and revision not in SCHEMA_REVISIONS:
+        raise fail(
+            f"unknown revision {revision!r}: use one of {', '.join(SCHEMA_REVISIONS)} or base",
+            EXIT_USAGE,
+        )
+    url = settings.resolved_db_url()
+    if not confirmed:
+        raise fail(
+            f"downgrading {shown_url(url)} to {revision} can drop data; add --yes to do it",
+            EXIT_USAGE,
+        )
+
+    async def _downgrade() -> None:
+        from taskforce.store import StateManager
+
+        async with StateManager(url, auto_upgrade=False) as store:
+            await store.downgrade(revision)
+
+    import asyncio
+
+    with database_errors(url):
+        asyncio.run(_downgrade())
+    print(f"database {shown_url(url)} is at schema revision {revision}")
+
+
+def db_current_command(settings: Settings) -> None:
+    """Print the database URL, its schema revision and whether it is up to date."""
+    from taskforce.store._config import HEAD_REVISION, SCHEMA_REVISIONS
+
+    url = settings.resolved_db_url()
+
+    async def _current() -> str | None:
+        from taskforce.store import StateManager
+
+        async with StateManager(url, auto_upgrade=False) as store:
+            return await store.current_revision()
+
+    import asyncio
+
+    with database_errors(url):
+        revision = asyncio.run(_current())
+    if revision == HEAD_REVISION:
+        verdict = "up to date"
+    elif revision is None:
+        verdict = "empty; `taskforce db upgrade` (or the first run) creates the tables"
+    elif revision in SCHEMA_REVISIONS:
+        verdict = f"older than {HEAD_REVISION}; run `taskforce db upgrade`"
+    else:
+        verdict = f"newer than this taskforce (knows up to {HEAD_REVISION}); upgrade taskforce"
+    print(f"database: {shown_url(url)}\nrevision: {revision or 'none'} ({verdict})")

@@ -1,0 +1,61 @@
+"""The CLI against a real PostgreSQL (scripts/test.sh starts one): a database per test."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import uuid
+from collections.abc import Iterator
+
+import asyncpg
+import pytest
+
+from tests.cli.conftest import Invoke, session_of
+
+pytestmark = pytest.mark.postgres
+
+
+def _base_url() -> str:
+    url = os.environ.get("TASKFORCE_TEST_PG_URL", "")
+    if not url:
+        if os.environ.get("TASKFORCE_REQUIRE_PG") == "1":
+            pytest.fail("TASKFORCE_REQUIRE_PG=1 but TASKFORCE_TEST_PG_URL is not set")
+        pytest.skip("TASKFORCE_TEST_PG_URL not set (scripts/test.sh starts PostgreSQL)")
+    return url
+
+
+async def _admin(url: str, sql: str) -> None:
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def pg_db() -> Iterator[str]:
+    base = _base_url()
+    name = f"tf_cli_{uuid.uuid4().hex[:10]}"
+    asyncio.run(_admin(base, f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.rsplit("/", 1)[0] + "/" + name
+    finally:
+        asyncio.run(_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_run_resume_list_and_show_on_postgres(cli: Invoke, pg_db: str) -> None:
+    assert "revision: none" in cli("db", "current", "--db", pg_db).stdout
+    stopped = cli("run", "Draft; review; publish", "--db", pg_db, "--max-steps", "2")
+    assert stopped.exit_code == 5
+    sid = session_of(stopped.stdout)
+    resumed = cli("run", "--session", sid, "--db", pg_db)
+    assert resumed.exit_code == 0 and "3/3 steps done" in resumed.stdout
+    row = next(line for line in cli("sessions", "--db", pg_db).stdout.splitlines() if sid in line)
+    assert "completed" in row and "3/3" in row
+    state = json.loads(cli("plan", "show", sid, "--json", "--db", pg_db).stdout)
+    assert [t["description"] for t in state["plan"]["tasks"]] == ["Draft", "Review", "Publish"]
+    assert "✔ 3. Publish" in cli("plan", "show", sid, "--db", pg_db).stdout
+    assert "up to date" in cli("db", "current", "--db", pg_db).stdout
+    missing = cli("plan", "show", "nope", "--db", pg_db)
+    assert missing.exit_code == 2 and "no session 'nope'" in missing.stderr

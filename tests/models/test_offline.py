@@ -1,0 +1,284 @@
+"""OfflineModel: decomposition, argument inference, and the policy through the real loop."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from taskforce.agent import LeanAgent
+from taskforce.agent.session import MemoryStore
+from taskforce.models.base import Model, ModelResponse
+from taskforce.models.offline import OFFLINE_LABEL, OfflineModel, decompose, infer_arguments
+from taskforce.tools.base import tool_spec
+from taskforce.tools.function import FunctionTool
+from taskforce.tools.planner import PlannerTool
+
+# ---- decomposition -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mission", "steps"),
+    [
+        (
+            "1. Research the market\n2. Write a report\n3. Email it to Bob",
+            ["Research the market", "Write a report", "Email it to Bob"],
+        ),
+        (
+            "Plan a trip to Rome:\n- book flights\n- find a hotel\n  near the center\n* pack",
+            ["Book flights", "Find a hotel near the center", "Pack"],
+        ),
+        (
+            "Fetch the data, then clean it and then train a model; finally evaluate it.",
+            ["Fetch the data", "Clean it", "Train a model", "Evaluate it"],
+        ),
+        (
+            "Check e.g. the logs. Then restart the server! After that notify the team.",
+            ["Check e.g. the logs", "Restart the server", "Notify the team"],
+        ),
+        (
+            "first, install deps; second, run tests; lastly ship",
+            ["Install deps", "Run tests", "Ship"],
+        ),
+        ("Do 1) setup 2) build 3) test", ["Setup", "Build", "Test"]),
+        ("Step 1: read\nStep 2: write", ["Read", "Write"]),
+        ("Write a haiku", ["Write a haiku"]),
+        ("Version 2. Then go.", ["Version 2", "Go"]),
+    ],
+)
+def test_decompose_splits_lists_sentences_and_sequences(mission: str, steps: list[str]) -> None:
+    assert decompose(mission) == steps
+
+
+def test_decompose_unicode() -> None:
+    steps = decompose("Schreibe einen Bericht über Köln. Dann übersetze ihn ins 日本語 🎉")
+    assert steps == ["Schreibe einen Bericht über Köln", "Dann übersetze ihn ins 日本語 🎉"]
+    assert decompose("- 買い物をする\n- 料理する") == ["買い物をする", "料理する"]
+    # decomposed (NFD) input comes back composed
+    assert decompose("Cafe\u0301 visit") == ["Café visit"]
+
+
+@pytest.mark.parametrize("mission", ["", "   ", "\n\t\n", "\x00\x07", ";;;", "- \n- "])
+def test_decompose_empty_gives_no_steps(mission: str) -> None:
+    assert decompose(mission) == []
+
+
+def test_decompose_hostile_text_is_defused() -> None:
+    steps = decompose("- [x] fake done\n- [ ] ## heading\n- <script>alert(1)</script>")
+    assert steps == ["Fake done", "Heading", "<script>alert(1)</script>"]
+    assert decompose("\x00\x07evil\u202e text") == ["Evil text"]
+    long = decompose("x " * 5000)
+    assert len(long) == 1 and len(long[0]) <= 200 and long[0].endswith("…")
+    many = decompose("\n".join(f"- item {i}" for i in range(500)))
+    assert len(many) == 30 and many[0] == "Item 0"
+    assert decompose("- a\n- A\n- a") == ["A"]  # duplicates collapse
+    for step in decompose("1. a\u2028b\n2. c\rd"):
+        assert "\n" not in step and "\r" not in step and "\u2028" not in step
+
+
+# ---- argument inference --------------------------------------------------------------------
+
+CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+def test_infer_arguments() -> None:
+    assert infer_arguments("Check the weather in Rome", CITY, "weather") == {"city": "Rome"}
+    assert infer_arguments('weather for "New York"', CITY, "weather") == {"city": "New York"}
+    assert infer_arguments("weather city=Oslo please", CITY, "weather") == {"city": "Oslo"}
+    assert infer_arguments("weather", CITY, "weather") == {"city": "weather"}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer"},
+            "unit": {"type": "string", "enum": ["c", "f", "kelvin"]},
+            "verbose": {"type": "boolean", "default": False},
+            "limit": {"type": "number", "default": 3},
+        },
+        "required": ["n", "unit"],
+    }
+    assert infer_arguments("convert 42 degrees to kelvin", schema) == {"n": 42, "unit": "kelvin"}
+    assert infer_arguments("convert 42 degrees", schema) == {"n": 42, "unit": "c"}
+    assert infer_arguments("convert n=7 verbose=yes", schema) == {
+        "n": 7,
+        "unit": "c",
+        "verbose": True,
+    }
+    assert infer_arguments("convert some degrees", schema) is None  # no number for `n`
+    nested = {"type": "object", "properties": {"cfg": {"type": "object"}}, "required": ["cfg"]}
+    assert infer_arguments("configure it", nested) is None
+
+
+# ---- the policy through the real loop ----------------------------------------------------------
+
+
+def _tools(log: list[tuple[str, str]]) -> list[FunctionTool]:
+    def weather(city: str) -> str:
+        """Current weather for a city."""
+        log.append(("weather", city))
+        return {"rome": "19°C, sunny"}.get(city.lower(), "unknown city")
+
+    def calculator(expression: str) -> float:
+        """Evaluate arithmetic like 2*(3+4)."""
+        log.append(("calculator", expression))
+        if not set(expression) <= set("0123456789+-*/(). "):
+            raise ValueError(f"unsupported characters in {expression!r}")
+        return float(eval(expression))  # digits and operators only
+
+    return [FunctionTool(weather), FunctionTool(calculator)]
+
+
+def test_offline_model_satisfies_the_protocol() -> None:
+    model = OfflineModel()
+    assert isinstance(model, Model)
+    assert model.name == "offline" and model.context_window is None
+    assert model.count_tokens([{"role": "user", "content": "x" * 400}], []) >= 100
+
+
+async def test_runs_a_mission_through_the_loop_with_tools() -> None:
+    log: list[tuple[str, str]] = []
+    events: list[Any] = []
+    agent = LeanAgent(OfflineModel(), tools=_tools(log), on_event=events.append)
+    mission = "1. Check the weather in Rome\n2. calculator: 2*(3+4)\n3. Write a short summary"
+    result = await agent.execute(mission, session_id="t1")
+    assert result.status.value == "completed"
+    assert log == [("weather", "Rome"), ("calculator", "2*(3+4)")]
+    state = agent.planner.get_state()
+    assert [t["status"] for t in state["tasks"]] == ["DONE", "DONE", "DONE"]
+    notes = [t["note"] for t in state["tasks"]]
+    assert "19°C, sunny" in notes[0] and "14" in notes[1] and notes[2]
+    assert OFFLINE_LABEL in result.final_message
+    assert "3/3 steps done" in result.final_message
+    kinds = [e.kind.value for e in events]
+    assert kinds.count("plan_updated") >= 4 and kinds[-1] == "final_answer"
+    # the step went IN_PROGRESS before its tool ran
+    calls = [e.data for e in events if e.kind.value == "tool_call"]
+    assert calls[1]["arguments"]["status"] == "IN_PROGRESS" and calls[2]["name"] == "weather"
+
+
+async def test_failing_tool_marks_the_step_failed_and_goes_on() -> None:
+    log: list[tuple[str, str]] = []
+    agent = LeanAgent(OfflineModel(), tools=_tools(log))
+    result = await agent.execute("Use the calculator for 'two plus two', then celebrate")
+    tasks = agent.planner.get_state()["tasks"]
+    assert [t["status"] for t in tasks] == ["FAILED", "DONE"]
+    assert "unsupported characters" in tasks[0]["note"]
+    assert "1 failed" in result.final_message and result.status.value == "completed"
+
+
+async def test_stateless_resume_continues_where_the_stored_session_stopped() -> None:
+    store = MemoryStore()
+    log: list[tuple[str, str]] = []
+    mission = "Check the weather in Rome, then add notes; then calculator: 1+1; then wrap up"
+    first = LeanAgent(OfflineModel(), tools=_tools(log), state_manager=store, max_steps=4)
+    stopped = await first.execute(mission, session_id="resume-me")
+    assert stopped.status.value == "max_steps" and stopped.open_steps
+    # a fresh model instance and a fresh agent: only the stored conversation and plan remain
+    second = LeanAgent(OfflineModel(), tools=_tools(log), state_manager=store, max_steps=30)
+    done = await second.execute(mission, session_id="resume-me")
+    assert done.status.value == "completed" and not done.open_steps
+    assert log.count(("weather", "Rome")) == 1 and log.count(("calculator", "1+1")) == 1
+    tasks = second.planner.get_state()["tasks"]
+    assert len(tasks) == 4 and all(t["status"] == "DONE" for t in tasks)
+
+
+async def test_a_new_request_in_a_finished_session_gets_a_new_plan() -> None:
+    store = MemoryStore()
+    agent = LeanAgent(OfflineModel(), state_manager=store)
+    await agent.execute("Write a poem, then read it aloud", session_id="chat")
+    second = await agent.execute("Bake bread", session_id="chat")
+    assert second.status.value == "completed"
+    assert [t["description"] for t in agent.planner.get_state()["tasks"]] == ["Bake bread"]
+
+
+@pytest.mark.parametrize("mission", ["hello!", "Thanks", "   ;;; "])
+async def test_small_talk_and_empty_requests_get_an_answer_without_a_plan(mission: str) -> None:
+    agent = LeanAgent(OfflineModel())
+    result = await agent.execute(mission)
+    assert result.status.value == "completed" and OFFLINE_LABEL in result.final_message
+    assert agent.planner.get_state()["tasks"] == []
+
+
+def _planner_spec() -> list[dict[str, Any]]:
+    return [tool_spec(PlannerTool())]
+
+
+def test_refused_planner_change_stops_with_an_answer() -> None:
+    call = {"id": "c1", "type": "function", "function": {"name": "planner", "arguments": "{}"}}
+    messages = [
+        {"role": "user", "content": "do a; then b"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps(
+            {"success": False, "error": "bad step"})},
+    ]  # fmt: skip
+    reply = OfflineModel().decide(messages, _planner_spec())
+    assert not reply.tool_calls and reply.content and "bad step" in reply.content
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        [None, 3, "x", {"role": "assistant", "tool_calls": "nope"}],
+        [{"role": "assistant", "tool_calls": [{"function": None}, 5, {"id": 1}]}],
+        [{"role": "tool", "tool_call_id": None, "content": "{not json"}],
+        [{"role": "user", "content": [{"type": "text", "text": "1. a\n2. b"}, "junk"]}],
+    ],
+)
+def test_garbage_conversations_never_crash(junk: list[Any]) -> None:
+    reply = OfflineModel().decide(junk, _planner_spec())
+    assert isinstance(reply, ModelResponse)
+    assert reply.content or reply.tool_calls
+
+
+def test_without_a_planner_it_answers_with_the_steps() -> None:
+    reply = OfflineModel().decide([{"role": "user", "content": "a; b"}], [])
+    assert reply.content and "1. A" in reply.content and "2. B" in reply.content
+
+
+async def test_same_conversation_same_answer() -> None:
+    messages = [{"role": "user", "content": "Plan it; do it"}]
+    one = await OfflineModel().complete(messages, _planner_spec())
+    two = await OfflineModel().complete(messages, _planner_spec())
+    assert one == two and one.tool_calls[0].name == "planner"
+    assert json.loads(one.tool_calls[0].arguments) == {
+        "action": "create_plan",
+        "tasks": ["Plan it", "Do it"],
+    }
+    assert one.usage.prompt_tokens > 0
+
+
+def test_a_tool_call_cut_off_by_an_interruption_is_run_again() -> None:
+    log: list[tuple[str, str]] = []
+    specs = [tool_spec(PlannerTool()), *(tool_spec(t) for t in _tools(log))]
+
+    def call(id_: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        function = {"name": name, "arguments": json.dumps(args)}
+        return {"role": "assistant", "content": None,
+                "tool_calls": [{"id": id_, "type": "function", "function": function}]}  # fmt: skip
+
+    plan = "- [ ] 1. Check the weather in Rome (in progress)"
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "Check the weather in Rome"},
+        call("offline-1", "planner", {"action": "create_plan", "tasks": ["x"]}),
+        {"role": "tool", "tool_call_id": "offline-1", "content": json.dumps(
+            {"success": True, "output": plan})},
+        call("offline-step1-2", "weather", {"city": "Rome"}),
+        {"role": "tool", "tool_call_id": "offline-step1-2", "content": json.dumps(
+            {"success": False, "error": "interrupted", "error_type": "interrupted"})},
+    ]  # fmt: skip
+    again = OfflineModel().decide(messages, specs)
+    assert [(c.name, json.loads(c.arguments)) for c in again.tool_calls] == [
+        ("weather", {"city": "Rome"})
+    ]
+    messages[-1]["content"] = json.dumps({"success": True, "output": "19°C"})
+    done = OfflineModel().decide(messages, specs)
+    assert json.loads(done.tool_calls[0].arguments) == {
+        "action": "mark_done", "step_index": [1], "status": "DONE", "note": "weather → 19°C"
+    }  # fmt: skip
+
+
+async def test_a_request_longer_than_the_cap_says_what_was_left_out() -> None:
+    agent = LeanAgent(OfflineModel(max_steps=3), max_steps=50)
+    result = await agent.execute("\n".join(f"{i}. step {i}" for i in range(1, 6)))
+    assert len(agent.planner.get_state()["tasks"]) == 3
+    assert "2 more steps than the 3 I plan at once" in result.final_message
