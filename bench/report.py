@@ -1,0 +1,388 @@
+"""Render bench results (the dict ``run_all.py`` collects) as docs/qa/benchmarks.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join("—" if c is None else str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _failed(section: dict[str, Any]) -> str | None:
+    if "error" in section:
+        return f"**This benchmark failed in this run:** `{section['error'][:800]}`\n"
+    return None
+
+
+def _ratio(values: list[float]) -> float | None:
+    return round(values[-1] / values[0], 2) if values[0] > 0 else None
+
+
+def _x(value: float | None) -> str:
+    return "—" if value is None else f"{value}x"
+
+
+def _machine(r: dict[str, Any]) -> str:
+    m = r["machine"]
+    v = r["versions"]
+    rows = [
+        ["date", r["date"]],
+        ["command", f"`{r['command']}`" + (" (quick: fewer samples)" if r["quick"] else "")],
+        ["CPU", f"{m['cpu']}, {m['cores']} cores"],
+        ["RAM", f"{m['ram_gib']} GiB"],
+        ["OS", m["os"]],
+        ["Python", m["python"]],
+        ["SQLite", m["sqlite"]],
+        ["PostgreSQL", m["postgresql"] or "not available in this run"],
+        ["SQLAlchemy", v.get("sqlalchemy")],
+        [
+            "load average (1, 5, 15 min) at start / end",
+            f"{m['loadavg_at_start']} / {m.get('loadavg_at_end')}",
+        ],
+        ["total time", f"{r.get('total_minutes')} min"],
+    ]
+    return _table(["", ""], rows)
+
+
+def _planner(p: dict[str, Any]) -> str:
+    out = ["## Planner actions\n"]
+    if (msg := _failed(p)) is not None:
+        return out[0] + msg
+    mem = p["in_memory"]
+    out.append(
+        f"In memory (no store), {mem['steps']}-step plan: `read_plan` "
+        f"**{mem['read_plan']['median_ms']} ms**, `mark_done` **{mem['mark_done']['median_ms']} "
+        f"ms** (medians of {mem['mark_done']['n']}).\n\n"
+        f"Tool definition the model sees (`tool_spec_size`): **{p['tool_spec_size_chars']} "
+        "characters** (description + compact JSON schema).\n"
+    )
+    out.append(
+        "\n### One action plus its durable commit (`mark_done`, median ms)\n\n"
+        "taskforce: `PlannerTool` bound to a `StateManager` session; the call returns after "
+        "the commit (SQLite: WAL, `synchronous=FULL`). Peers: the same in-memory action, "
+        "then the peer's own durable write of the result (see `bench/peers.py`). "
+        '"in memory" is the action alone, without any store: the planner\'s own share.\n\n'
+    )
+    sizes = ["10", "100", "1000"]
+    rows: list[list[Any]] = [
+        ["in memory (no store)", *(p["in_memory_by_size"][n]["median_ms"] for n in sizes), None]
+    ]
+    growth = p["growth_1000_vs_10"]
+    memory = [p["in_memory_by_size"][n]["median_ms"] for n in sizes]
+    for name, data in p["durable"].items():
+        rows.append(
+            [f"**taskforce, {name}**", *(data[n]["median_ms"] for n in sizes), _x(growth[name])]
+        )
+        share = [round(data[n]["median_ms"] - m, 3) for n, m in zip(sizes, memory, strict=True)]
+        rows.append(
+            [f"of which the store ({name}: durable minus in memory)", *share, _x(_ratio(share))]
+        )
+    labels = {
+        "json_file": "JSON file per session, atomic write + fsync (original taskforce)",
+        "openai_agents": "openai-agents SQLAlchemySession, SQLite (append call + output items)",
+        "langgraph": "LangGraph SqliteSaver (checkpoint holding the plan)",
+    }
+    notes = []
+    for name, data in p["peers"].items():
+        if "error" in data:
+            notes.append(f"- {labels[name]}: **not measured**: {data['error'][:300]}")
+            continue
+        rows.append(
+            [
+                f"{labels[name]} ({data['10']['version']})",
+                *(data[n]["median_ms"] for n in sizes),
+                _x(growth.get(name)),
+            ]
+        )
+        share = [round(data[n]["median_ms"] - m, 3) for n, m in zip(sizes, memory, strict=True)]
+        rows.append([f"of which its write ({name})", *share, _x(_ratio(share))])
+    out.append(_table(["", "10 steps", "100 steps", "1,000 steps", "growth 1,000/10"], rows))
+    if notes:
+        out.append("\n" + "\n".join(notes) + "\n")
+    ratios = p["taskforce_vs_peer"]
+    if ratios:
+        out.append(
+            "\nRatio taskforce (SQLite) / peer, same plan size (below 1: taskforce faster):\n\n"
+        )
+        out.append(
+            _table(
+                ["peer", "10 steps", "100 steps", "1,000 steps"],
+                [[labels[k], *(_x(v[n]) for n in sizes)] for k, v in ratios.items()],
+            )
+        )
+    return "".join(out)
+
+
+def _concurrency(c: dict[str, Any]) -> str:
+    out = ["## Concurrent writers\n\n"]
+    if (msg := _failed(c)) is not None:
+        return out[0] + msg
+    out.append(
+        f"Each run: N processes commit for {c['seconds_per_run']} s. `own`: each process "
+        "edits its own session's plan through a bound `PlannerTool` (`update_plan`, one "
+        "action + commit). `shared`: all processes increment one session's counter "
+        "(load, +1, save with the version read; a stale write is retried, counted as "
+        '"conflicts retried"). Lost updates are counted from the database afterwards; '
+        'errors are any other exception (a surfaced "database is locked" included).\n\n'
+    )
+    rows = []
+    for backend in ("sqlite", "postgresql"):
+        for mode in ("own", "shared"):
+            for row in c.get(backend, {}).get(mode, []):
+                rows.append(
+                    [
+                        backend,
+                        mode,
+                        row["processes"],
+                        row["commits_per_s"],
+                        row["commits"],
+                        row["conflicts_retried"],
+                        row["errors"],
+                        row["lost_updates"],
+                    ]
+                )
+    out.append(
+        _table(
+            [
+                "database",
+                "workload",
+                "processes",
+                "commits/s",
+                "commits",
+                "conflicts retried",
+                "errors",
+                "lost updates",
+            ],
+            rows,
+        )
+    )
+    if "postgresql" not in c:
+        out.append("\nPostgreSQL: not available in this run.\n")
+    samples = [
+        e
+        for b in ("sqlite", "postgresql")
+        for m in ("own", "shared")
+        for row in c.get(b, {}).get(m, [])
+        for e in row["error_samples"]
+    ]
+    if samples:
+        out.append("\nError samples: " + "; ".join(f"`{s}`" for s in samples[:5]) + "\n")
+    return "".join(out)
+
+
+def _agent(a: dict[str, Any]) -> str:
+    out = ["## Agent loop\n\n"]
+    if (msg := _failed(a)) is not None:
+        return out[0] + msg
+    out.append(
+        "`LeanAgent.execute` with an instant model (`InstantModel` in `bench/bench_agent.py`: "
+        "create a 20-step plan, mark each step done, answer: 22 model calls), context "
+        "window 128k tokens. Per turn = wall time / model calls; persistence = the "
+        "difference with no store.\n\n"
+    )
+    rows = [
+        [name, r["median_ms_per_turn"], r.get("persistence_ms_per_turn")]
+        for name, r in a["per_turn"].items()
+    ]
+    out.append(_table(["store", "ms per turn (median)", "of which persistence"], rows))
+    mem = a["memory_by_plan_steps"]
+    out.append("\nPeak RSS of a fresh process running a whole plan (SQLite store):\n\n")
+    out.append(
+        _table(
+            ["plan steps", "turns", "wall time (s)", "peak RSS (MiB)"],
+            [
+                [n, m["turns"], m["seconds"], m["peak_rss_mb"]]
+                if "error" not in m
+                else [n, None, m["error"], None]
+                for n, m in mem.items()
+            ],
+        )
+    )
+    return "".join(out)
+
+
+def _scale(s: dict[str, Any]) -> str:
+    out = ["## Scale\n\n"]
+    if (msg := _failed(s)) is not None:
+        return out[0] + msg
+    out.append(
+        "One SQLite database grown to 1k, 10k and 100k sessions (rows cloned from a session "
+        "written by the real `StateManager`; build time in the last row). Median ms; "
+        "`readonly` is the CLI's stdlib-sqlite3 fast path (`taskforce.store.readonly`).\n\n"
+    )
+    counts = list(s["sessions"])
+    keys = [
+        ("list_newest_50", "StateManager.list_sessions(50)"),
+        ("open_one", "StateManager.load_state(one)"),
+        ("readonly_list_newest_50", "readonly.read_sessions(50)"),
+        ("readonly_open_one", "readonly.read_state(one)"),
+    ]
+    flat = s["flatness_100k_vs_1k"]
+    rows = [
+        [label, *(s["sessions"][c][k]["median_ms"] for c in counts), _x(flat[k])]
+        for k, label in keys
+    ]
+    rows.append(["build time (s, cumulative step)", *(s["build_seconds"][c] for c in counts), None])
+    out.append(_table(["", *(f"{int(c):,} sessions" for c in counts), "ratio 100k/1k"], rows))
+    big = s["big_session"]
+    n = f"{big['entries']:,}"
+    out.append(
+        f"\nOne session with {n} messages and {n} history entries "
+        f"(built in {s['build_seconds']['big_session']} s):\n\n"
+    )
+    rb, rs, la = big["resume_big"], big["resume_small"], big["load_all_messages"]
+    out.append(
+        _table(
+            ["", "median ms", "peak RSS (MiB)", "detail"],
+            [
+                ["load last 200 messages", big["load_last_200_messages"]["median_ms"], None, None],
+                [
+                    "load last 200 history entries",
+                    big["load_last_200_history"]["median_ms"],
+                    None,
+                    None,
+                ],
+                [
+                    f"resume it with LeanAgent (fresh process, {n} entries)",
+                    rb["median_ms"],
+                    rb["peak_rss_mb"],
+                    f"{rb['messages_sent_to_model']} messages sent to the model",
+                ],
+                [
+                    "same resume of a 4-message session",
+                    rs["median_ms"],
+                    rs["peak_rss_mb"],
+                    f"{rs['messages_sent_to_model']} messages sent to the model",
+                ],
+                [
+                    "for contrast: load all messages (fresh process)",
+                    la["median_ms"],
+                    la["peak_rss_mb"],
+                    f"{la['messages']:,} messages",
+                ],
+            ],
+        )
+    )
+    out.append(
+        f"\nResuming the {n}-entry session costs {big['resume_rss_extra_mb']} MiB more peak "
+        "RSS than resuming a small one: it loads the state and the last `history_limit` "
+        "(200) messages, not the whole history.\n"
+    )
+    return "".join(out)
+
+
+def _cli(c: dict[str, Any]) -> str:
+    out = ["## CLI cold start and memory\n\n"]
+    if (msg := _failed(c)) is not None:
+        return out[0] + msg
+    out.append(
+        "Each command is a fresh process of the venv's `taskforce` console script; the first "
+        "run of each is discarded (page cache). Median wall time and peak RSS.\n\n"
+    )
+    rows = [[f"`{k}`", v["median_ms"], v["peak_rss_mb"]] for k, v in c["commands"].items()]
+    out.append(_table(["command", "median ms", "peak RSS (MiB)"], rows))
+    return "".join(out)
+
+
+def _headline(r: dict[str, Any]) -> str:
+    items = []
+    p = r.get("planner", {})
+    if "error" not in p and p:
+        sq = p["durable"]["sqlite"]
+        mem = p["in_memory_by_size"]
+        store = [round(sq[n]["median_ms"] - mem[n]["median_ms"], 2) for n in ("10", "1000")]
+        items.append(
+            f"- durable `mark_done` on SQLite: {sq['10']['median_ms']} ms at 10 steps, "
+            f"{sq['1000']['median_ms']} ms at 1,000 (growth "
+            f"{_x(p['growth_1000_vs_10']['sqlite'])}); the store's share {store[0]} -> "
+            f"{store[1]} ms, the in-memory action's {mem['10']['median_ms']} -> "
+            f"{mem['1000']['median_ms']} ms; in memory at 20 steps: "
+            f"{p['in_memory']['mark_done']['median_ms']} ms"
+        )
+        for peer, data in p["peers"].items():
+            if "error" not in data:
+                items.append(
+                    f"- {peer}: {data['10']['median_ms']} ms at 10 steps, "
+                    f"{data['1000']['median_ms']} ms at 1,000 "
+                    f"(growth {_x(p['growth_1000_vs_10'].get(peer))})"
+                )
+    c = r.get("concurrency", {})
+    if "error" not in c and c:
+        lost = sum(
+            row["lost_updates"]
+            for b in ("sqlite", "postgresql")
+            for m in ("own", "shared")
+            for row in c.get(b, {}).get(m, [])
+        )
+        errors = sum(
+            row["errors"]
+            for b in ("sqlite", "postgresql")
+            for m in ("own", "shared")
+            for row in c.get(b, {}).get(m, [])
+        )
+        items.append(f"- concurrent writers: {errors} errors, {lost} lost updates in all runs")
+    a = r.get("agent", {})
+    if "error" not in a and a:
+        items.append(
+            f"- agent loop: {a['per_turn']['sqlite']['median_ms_per_turn']} ms per turn with "
+            f"SQLite persistence ({a['per_turn']['no_store']['median_ms_per_turn']} ms without)"
+        )
+        run = a["memory_by_plan_steps"].get("1000", {})
+        if "error" not in run and run:
+            items.append(
+                f"- a 1,000-step plan run (1,002 turns): {run['seconds']} s, peak RSS "
+                f"{run['peak_rss_mb']} MiB"
+            )
+    s = r.get("scale", {})
+    if "error" not in s and s:
+        flat = s["flatness_100k_vs_1k"]
+        big = s["big_session"]
+        items.append(
+            f"- 100k vs 1k sessions: list newest 50 {_x(flat['list_newest_50'])}, open one "
+            f"{_x(flat['open_one'])}; resuming a 100k-entry session: "
+            f"{big['resume_big']['peak_rss_mb']} MiB peak RSS "
+            f"(small session: {big['resume_small']['peak_rss_mb']} MiB)"
+        )
+    cli = r.get("cli", {})
+    if "error" not in cli and cli:
+        shown = [
+            f"`{k}` {v['median_ms']} ms / {v['peak_rss_mb']} MiB"
+            for k, v in cli["commands"].items()
+            if k.startswith("taskforce")
+        ]
+        items.append("- CLI cold start: " + ", ".join(shown))
+    return "\n".join(items) + "\n" if items else ""
+
+
+def render(r: dict[str, Any]) -> str:
+    """The whole benchmarks document."""
+    parts = [
+        "# Benchmarks\n\n",
+        "_Generated by `bash scripts/bench.sh` (`bench/run_all.py`); do not edit by hand. "
+        "Raw figures: `bench/results.json`._\n\n",
+        "Times are medians; the scripts assert nothing about speed (the test suite has no "
+        "timed assertions). Figures from a shared or loaded machine are noisy: compare the "
+        "ratios, and regenerate on a quiet machine with the same single command.\n\n",
+        _machine(r),
+        "\n## Headlines\n\n",
+        _headline(r),
+        "\n",
+        _planner(r["planner"]),
+        "\n",
+        _concurrency(r["concurrency"]),
+        "\n",
+        _agent(r["agent"]),
+        "\n",
+        _scale(r["scale"]),
+        "\n",
+        _cli(r["cli"]),
+    ]
+    if "store" in r:
+        parts += [
+            "\n## Store write cost (`bench/bench_store.py`, the store's own benchmark)\n\n",
+            f"```\n{r['store']['stdout'].strip()}\n```\n",
+        ]
+    return "".join(parts)
