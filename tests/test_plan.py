@@ -93,3 +93,14 @@ def test_limits_are_checked_before_anything_changes() -> None:
     with pytest.raises(PlanError, match="limit is 3"):
         plan.edit(add=["C", "D"], limits=PlanLimits(max_steps=3))
     assert plan.to_state() == before
+
+
+def test_draft_changes_never_reach_the_original() -> None:
+    plan = plan_of("A", "B")
+    plan.steps[1].model_extra["custom"] = {"k": 1}  # type: ignore[index]
+    before = plan.to_state()
+    draft = plan.draft()
+    draft.set_status([1], StepStatus.DONE, "done")
+    draft.edit(add=["C"], remove=[2], reword=(1, "A2"))
+    assert plan.to_state() == before
+    assert [s.description for s in draft.steps] == ["A2", "C"]

@@ -89,7 +89,7 @@ class PlannerTool:
         try:
             args = parse_args(params)
             if args.action != "read_plan":
-                _apply(args, self._plan.model_copy(deep=True), self._limits, self._clock())
+                _apply(args, self._plan.draft(), self._limits, self._clock())
         except ToolInputError as exc:
             return False, str(exc)
         return True, None
@@ -108,7 +108,7 @@ class PlannerTool:
                     await self._load()
                 if args.action == "read_plan":
                     return {"success": True, "output": self._plan.render(), "message": "Plan read."}
-                draft = self._plan.model_copy(deep=True)
+                draft = self._plan.draft()
                 message = _apply(args, draft, self._limits, self._clock())
                 events = lifecycle_events(self._plan, draft)
                 if self._store is not None:
