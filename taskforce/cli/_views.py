@@ -79,6 +79,14 @@ def _summary_json(row: SessionSummary) -> dict[str, Any]:
     }
 
 
+_MISSION_WIDTH = 60
+
+
+def _clip(text: str, width: int) -> str:
+    """`text` cut to `width` characters with an ellipsis (rich crops, not clips, no_wrap cells)."""
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
 def _tty() -> bool:
     return Console().is_terminal
 
@@ -102,17 +110,18 @@ def sessions_command(settings: Settings, *, limit: int, offset: int, as_json: bo
     from rich.table import Table
 
     table = Table(header_style="bold")
-    table.add_column(
-        "session", no_wrap=True, style="cyan", min_width=max(len(r.session_id) for r in rows)
-    )
-    table.add_column("mission", overflow="ellipsis", no_wrap=True, ratio=1, min_width=12)
+    id_width = max(len(r.session_id) for r in rows)
+    # rich crops (rather than shortens) a no-wrap column that does not fit: size it here.
+    mission_width = max(12, min(_MISSION_WIDTH, console.width - id_width - 33 - 16))
+    table.add_column("session", no_wrap=True, style="cyan", min_width=id_width)
+    table.add_column("mission", no_wrap=True, max_width=mission_width)
     table.add_column("status", no_wrap=True, min_width=9)
     table.add_column("progress", justify="right", no_wrap=True, min_width=8)
     table.add_column("updated", no_wrap=True, min_width=16)
     for row in rows:
         table.add_row(
             row.session_id,
-            " ".join((row.title or "").split()) or "—",
+            _clip(" ".join((row.title or "").split()), mission_width) or "—",
             row.status or "—",
             f"{row.steps_done}/{row.steps_total}",
             _when(row.updated_at),
