@@ -113,6 +113,18 @@ def _stored_log(value: Any) -> list[LogRow]:
     return rows
 
 
+# Lifecycle events the planner records (taskforce.plan_events): one row each.
+_STEP_EVENTS = frozenset(
+    {"step_started", "step_completed", "step_failed", "step_skipped", "step_reopened"}
+)
+_PLAN_EVENTS = {
+    "plan_created": "Plan created",
+    "plan_revised": "Plan revised",
+    "plan_completed": "Plan completed",
+    "plan_failed": "Plan failed",
+}
+
+
 def _label(status: str | None) -> str:
     return STATUS_LABELS.get(str(status or "").upper(), str(status or "-").lower())
 
@@ -129,7 +141,7 @@ def log_row(entry: HistoryLike, plan: Plan) -> LogRow:
         text = data.get("description")
         added = clean_text(text)[:_ACTION_CHARS] if isinstance(text, str) else subject
         action, result = f"Added: {added}" if added else "Added", _label(entry.to_status)
-    elif entry.kind == "status_changed":
+    elif entry.kind == "status_changed" or entry.kind in _STEP_EVENTS:
         action = subject or "Status changed"
         result = _label(entry.to_status) + (f": {note}" if note else "")
     elif entry.kind == "step_removed":
@@ -138,6 +150,10 @@ def log_row(entry: HistoryLike, plan: Plan) -> LogRow:
         changes = data.get("changes")
         keys = ", ".join(sorted(str(k) for k in changes)) if isinstance(changes, Mapping) else ""
         action, result = f"Edited {keys}".strip(), note or "-"
+    elif entry.kind in _PLAN_EVENTS:
+        steps_count = data.get("steps")
+        action = _PLAN_EVENTS[entry.kind]
+        result = f"{steps_count} steps" if isinstance(steps_count, int) else "-"
     else:
         action, result = clean_text(entry.kind)[:_ACTION_CHARS] or "event", note or "-"
     return LogRow(format_time(to_second(entry.created_at)), step_cell, action, result)

@@ -31,8 +31,19 @@ def encode_event(event: Any) -> tuple[str, str | None, dict[str, Any]]:
     return kind, step_id, body
 
 
-def diff_steps(old: Sequence[StepRow], new: Sequence[StepRow]) -> list[dict[str, Any]]:
-    """History events derived from a plan change: added, removed, status or text changes."""
+# Step keys that status transitions maintain; an explicit event already records them.
+_TRANSITION_KEYS = frozenset({"status", "note", "started_at", "completed_at", "retries"})
+
+
+def diff_steps(
+    old: Sequence[StepRow], new: Sequence[StepRow], explained: frozenset[str] = frozenset()
+) -> list[dict[str, Any]]:
+    """History events derived from a plan change: added, removed, status or text changes.
+
+    Steps in `explained` had their status change recorded by an explicit event in the same
+    save (e.g. the planner's ``step_completed`` with its duration): for them only changes
+    beyond the transition's own bookkeeping are derived, so nothing is logged twice.
+    """
     before = {row.step_id: row for row in old}
     after = {row.step_id for row in new}
     events: list[dict[str, Any]] = []
@@ -53,7 +64,8 @@ def diff_steps(old: Sequence[StepRow], new: Sequence[StepRow]) -> list[dict[str,
             )
             continue
         old_values = prev.values()
-        if old_values.get("status") != cur.get("status"):
+        skip = _TRANSITION_KEYS if row.step_id in explained else frozenset({"status"})
+        if row.step_id not in explained and old_values.get("status") != cur.get("status"):
             events.append(
                 {
                     "kind": "status_changed",
@@ -66,7 +78,7 @@ def diff_steps(old: Sequence[StepRow], new: Sequence[StepRow]) -> list[dict[str,
         changed = {
             k: {"from": old_values.get(k), "to": cur.get(k)}
             for k in sorted(old_values.keys() | cur.keys())
-            if k != "status" and old_values.get(k) != cur.get(k)
+            if k not in skip and old_values.get(k) != cur.get(k)
         }
         if changed:
             events.append(

@@ -185,7 +185,10 @@ async def save(
     )
     if result.rowcount != 1:  # cannot happen while the row is locked; never write blind
         raise StaleStateError(session_id, expected, None)
-    derived = diff_steps(old, state.steps)
+    explained = frozenset(
+        e["step_id"] for e in events if isinstance(e.get("step_id"), str) and e.get("to_status")
+    )
+    derived = diff_steps(old, state.steps, explained)
     await append_rows(conn, session_id, new_version, now, messages, [*derived, *events])
     return new_version, token
 

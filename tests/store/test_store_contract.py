@@ -258,3 +258,20 @@ async def test_type_exact_changes_are_not_skipped(sm: StateManager) -> None:
     await sm.save_state("t", loaded)
     again = await sm.load_state("t")
     assert again is not None and [t["id"] for t in again["plan"]["tasks"]] == ["s3", "s2", "s1"]
+
+
+async def test_explicit_step_events_are_not_logged_twice(sm: StateManager) -> None:
+    await sm.save_state("e", make_state(2))
+    state = await sm.load_state("e")
+    assert state is not None
+    first, second = state["plan"]["tasks"]
+    first.update(status="DONE", note="ok", started_at="2026-01-01T00:00:00Z")
+    first["completed_at"] = "2026-01-01T00:00:05Z"
+    second["description"] = "reworded"
+    event = {"kind": "step_completed", "step_id": first["id"], "from_status": "PENDING",
+             "to_status": "DONE", "note": "ok", "duration_s": 5.0}  # fmt: skip
+    await sm.save_state("e", state, events=[event])
+    later = [(h.kind, h.step_id) for h in (await sm.get_history("e")) if h.version == 2]
+    assert later == [("step_changed", second["id"]), ("step_completed", first["id"])]
+    completed = [h for h in await sm.get_history("e") if h.kind == "step_completed"]
+    assert completed[0].data == {"duration_s": 5.0} and completed[0].to_status == "DONE"
