@@ -34,6 +34,10 @@ class EventKind(enum.StrEnum):
     PLAN_UPDATED = "plan_updated"
     FINAL_ANSWER = "final_answer"
     ERROR = "error"
+    APPROVAL_REQUIRED = "approval_required"
+    """A call waits for a human: the run pauses (data: name, preview, step, ...)."""
+    RESUMED = "resumed"
+    """A paused run continues after a decision (data: approved, note, name)."""
 
 
 @dataclass(frozen=True, slots=True)

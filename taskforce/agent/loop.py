@@ -8,26 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from taskforce.agent import planning, prompts
+from taskforce.agent import approvals, planning, prompts
 from taskforce.agent.context import ContextBudget
-from taskforce.agent.dispatch import PLANNER, run_calls
+from taskforce.agent.dispatch import run_calls
 from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
 from taskforce.agent.guards import CallGuard, FinishGuard
-from taskforce.agent.planning import PlanHolder
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.run import Run, user
 from taskforce.agent.session import MemoryStore, Session, SessionStore
-from taskforce.errors import ConfigurationError, ProviderError
+from taskforce.agent.setup import build_model, check_tools, header_values
+from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
 from taskforce.models.base import Model
 from taskforce.store._config import validate_session_id
 from taskforce.tools.base import ToolProtocol, tool_spec
-
-_TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 class LeanAgent:
@@ -52,6 +49,10 @@ class LeanAgent:
         history_limit: Stored messages loaded when a session continues.
         require_work_before_done: Refuse (once) a ``mark_done`` when no tool ran since the
             last finished step: small models tend to tick steps off without doing them.
+
+    Calls of tools with ``requires_approval`` (and the start of plan steps flagged
+    ``requires_approval``) pause the run with status ``paused``; :meth:`resume` continues
+    it after a human's decision (see ``taskforce.agent.approvals``).
 
     Raises:
         ConfigurationError: If anything above is invalid (before anything runs).
@@ -92,10 +93,10 @@ class LeanAgent:
             raise ConfigurationError("system_prompt must be a non-empty string or None")
         if on_event is not None and not callable(on_event):
             raise ConfigurationError("on_event must be a callable taking an AgentEvent")
-        self.model = _build_model(model, api_base, api_key, context_window, model_options)
-        self.tools, self.planner = _check_tools(tools)
+        self.model = build_model(model, api_base, api_key, context_window, model_options)
+        self.tools, self.planner = check_tools(tools)
         self.specs = [tool_spec(t) for t in self.tools.values()]
-        self.redactor = Redactor([api_key, *_header_values(model_options)])
+        self.redactor = Redactor([api_key, *header_values(model_options)])
         self.store: SessionStore = state_manager if state_manager is not None else MemoryStore()
         self.system_prompt = system_prompt or prompts.DEFAULT_SYSTEM_PROMPT
         self.max_steps = max_steps
@@ -121,6 +122,7 @@ class LeanAgent:
         mission = self.redactor.text(mission)  # stored and shown to the model without secrets
         session = Session(self.store, session_id, self.redactor)
         existed = await session.open(self.history_limit)
+        approvals.refuse_if_paused(session)
         self.planner.set_state(session.state.get("plan") if existed else None)
         state = self.planner.get_state()
         resume = (
@@ -139,21 +141,43 @@ class LeanAgent:
             session.add(user(mission))
             pinned = len(session.history) - 1
             plan_required = wants_plan and not planning.open_steps(state)
-        run = Run(
+        run = self._run(session, mission, pinned, plan_required, on_event)
+        run.recite(force=bool(planning.open_steps(state)))  # a finished plan is not news
+        await session.save(plan=state, status=AgentStatus.RUNNING.value, mission=mission)
+        return run
+
+    async def _reopen(self, session_id: str, on_event: EventCallback | None) -> Run:
+        """Load a paused session for :meth:`resume` (nothing is saved yet)."""
+        session = Session(self.store, session_id, self.redactor)
+        if not await session.open(self.history_limit):
+            raise SessionNotFoundError(f"no session {session_id!r}")
+        self.planner.set_state(session.state.get("plan"))
+        mission = str(session.state.get("mission") or "")
+        mine = [i for i, m in enumerate(session.history) if m == user(mission)]
+        if not mine:
+            session.prepend(user(mission))
+        return self._run(session, mission, (mine or [0])[-1], False, on_event)
+
+    def _run(
+        self,
+        session: Session,
+        mission: str,
+        pinned: int,
+        plan_required: bool,
+        on_event: EventCallback | None,
+    ) -> Run:
+        version = planning.plan_version(self.planner.get_state())
+        return Run(
             model=self.model, tools=self.tools, specs=self.specs, planner=self.planner,
             session=session, system={"role": "system", "content": self.system_prompt},
             budget=self.budget, events=self.events.with_callback(on_event),
             redactor=self.redactor, mission=mission,
-            pinned=pinned, plan_required=plan_required, seen_plan=planning.plan_version(state),
-            recited=planning.plan_version(state),
+            pinned=pinned, plan_required=plan_required, seen_plan=version, recited=version,
             guard=CallGuard(
                 self.max_tool_calls_per_turn, require_work=self.require_work_before_done
             ),
             finish_guard=FinishGuard(self.max_finish_reminders),
         )  # fmt: skip
-        run.recite(force=bool(planning.open_steps(state)))  # a finished plan is not news
-        await session.save(plan=state, status=AgentStatus.RUNNING.value, mission=mission)
-        return run
 
     # ---- the loop ----------------------------------------------------------------------
 
@@ -191,14 +215,45 @@ class LeanAgent:
             validate_session_id(session_id)  # the store's rule, also for in-memory sessions
         async with self._lock:
             run = await self._open(mission, session_id or uuid.uuid4().hex, on_event)
-            try:
-                while run.steps < self.max_steps:
-                    final = await self._turn(run)
-                    if final is not None:
-                        return await run.finish(AgentStatus.COMPLETED, final)
-                return await run.finish(AgentStatus.MAX_STEPS, run.last_content)
-            except ProviderError as exc:
-                return await run.finish(AgentStatus.FAILED, "", error=exc)
+            return await self._loop(run)
+
+    async def resume(
+        self,
+        session_id: str,
+        approve: bool,
+        note: str | None = None,
+        *,
+        on_event: EventCallback | None = None,
+    ) -> AgentResult:
+        """Continue a paused session: run the held call (`approve`) or reject it with `note`.
+
+        Approved, the call runs and the loop goes on; rejected, the model gets an error
+        result ``rejected by a human: <note>`` and may replan. Either way the run then
+        continues like :meth:`execute` (and may pause again).
+
+        Raises:
+            SessionNotFoundError: No such session.
+            UserError: The session is not paused (never was, or was decided already).
+        """
+        note = approvals.check_decision(approve, note)
+        validate_session_id(session_id)
+        async with self._lock:
+            run = await self._reopen(session_id, on_event)
+            await approvals.decide(run, approve, note)
+            return await self._loop(run)
+
+    async def _loop(self, run: Run) -> AgentResult:
+        """Turns until an answer, a pause for approval, the step limit or a provider failure."""
+        try:
+            while run.steps < self.max_steps:
+                final = await self._turn(run)
+                if run.pending is not None:
+                    return await approvals.pause(run)
+                if final is not None:
+                    return await run.finish(AgentStatus.COMPLETED, final)
+            return await run.finish(AgentStatus.MAX_STEPS, run.last_content)
+        except ProviderError as exc:
+            return await run.finish(AgentStatus.FAILED, "", error=exc)
 
     async def _turn(self, run: Run) -> str | None:
         """One turn: ask, then either accept the answer or run the calls. None: go on."""
@@ -210,66 +265,8 @@ class LeanAgent:
                 return response.content or ""
             run.session.add(user(reminder))
             return None
-        items = await run.screen(response.tool_calls)
+        items = await approvals.hold(run, await run.screen(response.tool_calls))
         await run_calls(items, self.tools, run.on_result)
-        run.recite()
+        if run.pending is None:  # a held call must stay next to its turn: no message between
+            run.recite()
         return None
-
-
-def _build_model(
-    model: Model | str,
-    api_base: str | None,
-    api_key: str | None,
-    context_window: int | None,
-    options: dict[str, Any],
-) -> Model:
-    if isinstance(model, str):
-        from taskforce.models.litellm_model import LiteLLMModel
-
-        return LiteLLMModel(
-            model, api_base=api_base, api_key=api_key, context_window=context_window, **options
-        )
-    if not isinstance(model, Model):
-        raise ConfigurationError(
-            f"model must be a Model or a litellm model string, not {type(model).__name__}"
-        )
-    if api_base or api_key or options:
-        raise ConfigurationError(
-            "api_base, api_key and model options apply only to a model string; "
-            "configure the Model object instead"
-        )
-    return model
-
-
-def _check_tools(
-    tools: Sequence[ToolProtocol] | None,
-) -> tuple[dict[str, ToolProtocol], PlanHolder]:
-    if tools is not None and (isinstance(tools, str | bytes) or not isinstance(tools, Sequence)):
-        raise ConfigurationError("tools must be a list of tools")
-    by_name: dict[str, ToolProtocol] = {}
-    for tool in tools or []:
-        if not isinstance(tool, ToolProtocol):
-            raise ConfigurationError(f"{tool!r} is not a tool (see taskforce.tools.ToolProtocol)")
-        if not isinstance(tool.name, str) or not _TOOL_NAME.match(tool.name):
-            raise ConfigurationError(f"tool name {tool.name!r} must match {_TOOL_NAME.pattern}")
-        if tool.name in by_name:
-            raise ConfigurationError(f"two tools are named {tool.name!r}")
-        by_name[tool.name] = tool
-    if PLANNER not in by_name:
-        from taskforce.tools.planner import PlannerTool
-
-        by_name = {PLANNER: PlannerTool(), **by_name}
-    planner = by_name[PLANNER]
-    if not isinstance(planner, PlanHolder):
-        raise ConfigurationError("the tool named 'planner' must be a PlannerTool")
-    return by_name, planner
-
-
-def _header_values(options: dict[str, Any]) -> list[str]:
-    values: list[str] = []
-    for key in ("extra_headers", "headers"):
-        headers = options.get(key)
-        if isinstance(headers, dict):
-            values += [v.split()[-1] for v in headers.values() if isinstance(v, str) and v.split()]
-            values += [v for v in headers.values() if isinstance(v, str)]
-    return values

@@ -107,4 +107,14 @@ RESUMED = (
     "the current plan step; do not redo finished steps."
 )
 
+APPROVAL_ONE_AT_A_TIME = (
+    "Not run: another call of this turn waits for a human's approval, and only one waits at "
+    "a time. Call this again after that decision if it is still needed."
+)
+
+REJECTED_HINT = (
+    "A human declined this call. Do not repeat it unchanged: follow their note, change the "
+    "plan (update_plan) if needed, or explain in your answer why the step cannot be done."
+)
+
 OMITTED = "[{count} earlier messages were removed to fit the context window.]"

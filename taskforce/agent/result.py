@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from taskforce.models.base import Usage
 
@@ -23,14 +24,18 @@ class AgentResult:
     """The outcome of one :meth:`LeanAgent.execute` call.
 
     Attributes:
-        status: ``completed``, ``max_steps`` or ``failed`` (``paused`` is reserved).
-        final_message: The model's last answer (or, when failed, why).
+        status: ``completed``, ``max_steps``, ``failed``, or ``paused`` (a call waits for
+            approval: see :meth:`LeanAgent.resume`).
+        final_message: The model's last answer (when failed, why; when paused, what waits).
         plan_markdown: The plan as a Markdown checklist (``No active plan.`` when none).
         steps: Model calls made during this run.
         usage: Tokens used during this run, summed over all model calls.
         session_id: The session the run belongs to (pass it again to continue).
         open_steps: Plan steps still pending or in progress, as ``"s2: description"``.
         error: What went wrong when ``status`` is ``failed`` (secrets redacted).
+        pending_approval: When paused, the call waiting for a human: ``tool_call_id``,
+            ``name``, ``arguments``, ``preview``, ``step`` (a plan step id or None),
+            ``risk`` and ``requested_at``.
     """
 
     status: AgentStatus
@@ -41,3 +46,4 @@ class AgentResult:
     session_id: str
     open_steps: tuple[str, ...] = field(default_factory=tuple)
     error: str | None = None
+    pending_approval: dict[str, Any] | None = None

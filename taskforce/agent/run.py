@@ -56,6 +56,8 @@ class Run:
     nudges: int = 0
     recited: int = -1
     seen_plan: int = -1
+    pending: dict[str, Any] | None = None
+    """The call held for approval this turn (see ``approvals.py``); the run then pauses."""
 
     @property
     def session_id(self) -> str:
@@ -180,15 +182,20 @@ class Run:
     # ---- ending ----------------------------------------------------------------------
 
     async def finish(
-        self, status: AgentStatus, final: str, error: BaseException | None = None
+        self,
+        status: AgentStatus,
+        final: str,
+        error: BaseException | None = None,
+        *,
+        events: Sequence[dict[str, Any]] = (),
     ) -> AgentResult:
-        """Save the final state, emit the last event and build the result."""
+        """Save the final state (and history `events`), emit the last event, build the result."""
         state = self.plan_state()
         fields: dict[str, Any] = {"plan": state, "status": status.value, "mission": self.mission}
         message = self.redactor.text(f"{type(error).__name__}: {error}") if error else None
         if message:
             fields["error"] = message
-        await self.session.save(**fields)
+        await self.session.save(events=events, **fields)
         open_steps = tuple(planning.open_steps(state))
         if message:
             await self._emit(EventKind.ERROR, message=message, recovered=False)
@@ -206,6 +213,7 @@ class Run:
             session_id=self.session_id,
             open_steps=open_steps,
             error=message,
+            pending_approval=self.redactor.data(self.pending) if self.pending else None,
         )
 
     async def _emit(self, kind: EventKind, **data: Any) -> None:

@@ -35,8 +35,13 @@ class SessionStore(Protocol):
         expected_version: int | None = None,
         *,
         messages: Sequence[dict[str, Any]] = (),
+        events: Sequence[dict[str, Any]] = (),
     ) -> int:
-        """Write the state and append `messages`; returns the new version."""
+        """Write the state, append `messages` and record history `events`; the new version.
+
+        `events` is passed only when there are some (pauses and resumes), so a store
+        without it still works for runs that never pause.
+        """
         ...
 
     async def load_state(self, session_id: str) -> dict[str, Any] | None:
@@ -56,6 +61,8 @@ class MemoryStore:
     def __init__(self) -> None:
         self._states: dict[str, dict[str, Any]] = {}
         self._messages: dict[str, list[dict[str, Any]]] = {}
+        self.events: dict[str, list[dict[str, Any]]] = {}
+        """History events (pauses, resumes) recorded per session, oldest first."""
 
     async def save_state(
         self,
@@ -64,11 +71,13 @@ class MemoryStore:
         expected_version: int | None = None,
         *,
         messages: Sequence[dict[str, Any]] = (),
+        events: Sequence[dict[str, Any]] = (),
     ) -> int:
-        """Store a copy of `state` and append `messages`."""
+        """Store a copy of `state`, append `messages` and keep `events` (see :attr:`events`)."""
         version = int(self._states.get(session_id, {}).get("version", 0)) + 1
         self._states[session_id] = copy.deepcopy(dict(state)) | {"version": version}
         self._messages.setdefault(session_id, []).extend(copy.deepcopy(list(messages)))
+        self.events.setdefault(session_id, []).extend(copy.deepcopy(list(events)))
         return version
 
     async def load_state(self, session_id: str) -> dict[str, Any] | None:
@@ -106,7 +115,9 @@ class Session:
         self.state = stored
         messages = await self.store.load_messages(self.session_id, limit=history_limit)
         self.history = _trim([{k: m[k] for k in _WIRE_KEYS if k in m} for m in messages])
-        self.add(*_interrupted_results(self.history))
+        pending = stored.get("pending_approval")
+        waiting = pending.get("tool_call_id") if isinstance(pending, dict) else None
+        self.add(*_interrupted_results(self.history, waiting))
         return True
 
     def add(self, *messages: Message) -> None:
@@ -119,17 +130,19 @@ class Session:
         """Put a message first in memory only (it is already stored, or must not be)."""
         self.history.insert(0, message)
 
-    async def save(self, **fields: Any) -> None:
-        """Write the state (updated with `fields`) and the new messages in one call."""
+    async def save(self, *, events: Sequence[dict[str, Any]] = (), **fields: Any) -> None:
+        """Write the state (updated with `fields`), the new messages and `events` at once."""
         async with self._lock:
             self.state.update(fields)
             pending, self._pending = self._pending, []
+            extra = {"events": self._redactor.data(list(events))} if events else {}
             try:
                 self.version = await self.store.save_state(
                     self.session_id,
                     self._redactor.data(self.state),
                     expected_version=self.version or 0,
                     messages=pending,
+                    **extra,
                 )
             except BaseException:
                 self._pending[:0] = pending  # not saved: keep them for the next try
@@ -144,9 +157,14 @@ def _trim(messages: list[Message]) -> list[Message]:
     return [m for m in kept if m.get("role") != "tool" or m.get("tool_call_id") in called]
 
 
-def _interrupted_results(history: Sequence[Message]) -> list[Message]:
-    """Results for tool calls that never got one (the run stopped mid-turn)."""
+def _interrupted_results(history: Sequence[Message], waiting: Any = None) -> list[Message]:
+    """Results for tool calls that never got one (the run stopped mid-turn).
+
+    The call `waiting` for approval is left unanswered: its result comes on resume.
+    """
     answered = {m.get("tool_call_id") for m in history if m.get("role") == "tool"}
+    if waiting:
+        answered.add(waiting)
     missing: list[Message] = []
     for message in history:
         for call in message.get("tool_calls") or []:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markdown import Markdown
 
 from taskforce.cli._errors import EXIT_OK, database_errors
-from taskforce.cli._render import EventPrinter
+from taskforce.cli._render import EventPrinter, approval_line
 from taskforce.cli._run import model_label, new_session_id
 from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
-from taskforce.cli._views import read_state
+from taskforce.cli._views import pending_of, read_state
 
 if TYPE_CHECKING:
     from taskforce.agent import LeanAgent
@@ -39,8 +39,9 @@ def chat_command(settings: Settings, session: str | None) -> int:
     """Read requests until EOF, Ctrl-C or /exit; each one runs the agent in the session."""
     model = make_model(settings)  # fail on a bad model before opening anything
     warn_ignored_api_base(settings)
-    if session is not None:
-        read_state(settings.resolved_db_url(), session)  # unknown or invalid: fail now
+    waiting = None
+    if session is not None:  # unknown or invalid: fail now
+        waiting = pending_of(read_state(settings.resolved_db_url(), session))
     session_id = session or new_session_id()
     console = Console(highlight=False)
     if not console.is_terminal:  # piped: long lines stay whole
@@ -54,7 +55,8 @@ def chat_command(settings: Settings, session: str | None) -> int:
     with database_errors(settings.resolved_db_url()), asyncio.Runner() as runner:
         store, agent = runner.run(_open(settings, model, printer))
         try:
-            _converse(console, runner, agent, printer, session_id)
+            if _decide_pending(console, runner, agent, printer, session_id, waiting):
+                _converse(console, runner, agent, printer, session_id)
         finally:
             printer.stop()
             runner.run(store.close())
@@ -63,6 +65,44 @@ def chat_command(settings: Settings, session: str | None) -> int:
         markup=False,
     )
     return EXIT_OK
+
+
+def _ask(console: Console, pending: dict[str, Any]) -> tuple[bool, str | None] | None:
+    """Ask the human about the waiting call: (approve, note), or None to leave undecided."""
+    console.print(approval_line("approval_required", pending), style="yellow", markup=False)
+    while True:
+        try:
+            answer = console.input("approve? y = yes, n = no, n: WHY = no with a note > ")
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return None
+        word, _, note = answer.strip().partition(":")
+        if word.strip().lower() in ("y", "yes"):
+            return True, note.strip() or None
+        if word.strip().lower() in ("n", "no"):
+            return False, note.strip() or None
+
+
+def _decide_pending(
+    console: Console,
+    runner: asyncio.Runner,
+    agent: LeanAgent,
+    printer: EventPrinter,
+    session_id: str,
+    pending: dict[str, Any] | None,
+) -> bool:
+    """While the session waits for approval: ask, resume, show. False: leave the chat."""
+    while pending is not None:
+        decision = _ask(console, pending)
+        if decision is None:
+            console.print(f"left undecided: session {session_id} stays paused", markup=False)
+            return False
+        printer.thinking()
+        result = runner.run(agent.resume(session_id, *decision))
+        printer.stop()
+        console.print(Markdown(result.final_message or "(no answer)"))
+        pending = result.pending_approval
+    return True
 
 
 def _converse(
@@ -91,6 +131,9 @@ def _converse(
             return
         printer.stop()
         console.print(Markdown(result.final_message or "(no answer)"))
+        pending = result.pending_approval
+        if not _decide_pending(console, runner, agent, printer, session_id, pending):
+            return
         if result.error:
             console.print(f"error: {result.error}", style="red", markup=False)
         elif result.open_steps and str(getattr(result.status, "value", "")) == "max_steps":

@@ -69,6 +69,16 @@ def plan_markdown(data: dict[str, Any]) -> str | None:
     return text if isinstance(text, str) else None
 
 
+def approval_line(kind: str, data: dict[str, Any]) -> str:
+    """`⏸ waits for approval: …` or `▶ approved: …` for the approval events."""
+    preview = " ".join(str(data.get("preview") or data.get("name") or "?").split())
+    if kind == "approval_required":
+        return f"⏸ waits for approval: {preview}"[:200]
+    verb = "approved" if data.get("approved") else "rejected"
+    note = f" (note: {data['note']})" if data.get("note") else ""
+    return f"▶ {verb}: {preview}{note}"[:200]
+
+
 def thinks_next(kind: str, data: dict[str, Any]) -> bool:
     """Whether the model is asked next: after tool results and recovered errors.
 
@@ -112,6 +122,8 @@ class EventPrinter:
                 self._console.print(checklist_text(markdown))
             else:
                 self._console.print("plan:\n" + markdown, markup=False, highlight=False)
+        elif kind in ("approval_required", "resumed"):
+            self._line(approval_line(kind, data), "yellow")
         elif kind == "error" and data.get("recovered"):  # a fatal one is reported at the end
             self._line(f"! {data.get('message') or data}", "yellow")
         if thinks_next(kind, data):
@@ -184,6 +196,8 @@ class LiveView:
             self._plan = plan_markdown(data) or self._plan
         elif kind == "error":
             self._log.append(Text(f"! {data.get('message') or data}", style="yellow"))
+        elif kind in ("approval_required", "resumed"):
+            self._log.append(Text(approval_line(kind, data), style="yellow"))
         self._live.update(self._render())
 
     def _render(self) -> RenderableType:

@@ -6,6 +6,7 @@ import asyncio
 import secrets
 import sys
 from contextlib import nullcontext
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from taskforce.cli._errors import (
     EXIT_INTERRUPTED,
     EXIT_MAX_STEPS,
     EXIT_OK,
+    EXIT_PAUSED,
     EXIT_PROVIDER,
     EXIT_USAGE,
     database_errors,
@@ -27,6 +29,7 @@ from taskforce.cli._errors import (
 )
 from taskforce.cli._render import EventPrinter, LiveView
 from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
+from taskforce.cli._views import pending_of, waiting_line
 from taskforce.errors import SessionNotFoundError, UserError
 from taskforce.models.offline import OFFLINE_LABEL
 
@@ -37,6 +40,14 @@ if TYPE_CHECKING:
 
 CONTINUE_MISSION = "Continue with the plan."
 """The request sent when `run --session` is given without a mission."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A human's answer to a paused session: approve or reject, with an optional note."""
+
+    approve: bool
+    note: str | None = None
 
 
 def new_session_id() -> str:
@@ -57,9 +68,11 @@ async def execute(
     *,
     resume: bool,
     on_event: EventCallback,
+    decision: Decision | None = None,
 ) -> AgentResult:
     """Run `request` in `session_id` against the configured store.
 
+    With a `decision` the paused session is resumed instead (`request` is unused).
     A new session whose run failed before any model answered is deleted again: nothing
     happened, so nothing is kept (a bad model name or key must not litter the list).
     """
@@ -72,6 +85,8 @@ async def execute(
         agent = LeanAgent(
             model=model, state_manager=store, max_steps=settings.max_steps, on_event=on_event
         )
+        if decision is not None:
+            return await agent.resume(session_id, decision.approve, decision.note)
         result = await agent.execute(request, session_id=session_id)
         if not resume and _status(result) == "failed" and result.steps == 0:
             await store.delete_state(session_id)
@@ -92,6 +107,9 @@ def run_command(
         from taskforce.cli._views import read_state
 
         state = read_state(url, session)
+        if (waiting := pending_of(state)) is not None:
+            print(f"session {session} {waiting_line(session, waiting)}", file=sys.stderr)
+            return EXIT_PAUSED
         if not request:
             request = str(state.get("mission") or "").strip() or CONTINUE_MISSION
             if state.get("status") == "completed":
@@ -100,7 +118,28 @@ def run_command(
 
                 print(checklist(state))
                 return EXIT_OK
-    session_id = session or new_session_id()
+    return drive(
+        settings,
+        model,
+        request,
+        session or new_session_id(),
+        resumed=session is not None,
+        plain=plain,
+    )
+
+
+def drive(
+    settings: Settings,
+    model: Model,
+    request: str,
+    session_id: str,
+    *,
+    resumed: bool,
+    plain: bool,
+    decision: Decision | None = None,
+) -> int:
+    """Run (or resume) with the live view or plain lines; print the outcome; the exit code."""
+    url = settings.resolved_db_url()
     console = Console(highlight=False)
     live = console.is_terminal and not plain
     if not live:
@@ -111,8 +150,9 @@ def run_command(
     try:
         with database_errors(url), view if isinstance(view, LiveView) else nullcontext():
             job = execute(
-                settings, model, request, session_id, resume=session is not None, on_event=view
-            )
+                settings, model, request, session_id, resume=resumed, on_event=view,
+                decision=decision,
+            )  # fmt: skip
             result = asyncio.run(job)
     except KeyboardInterrupt:
         print(
@@ -143,6 +183,9 @@ def report(console: Console, result: AgentResult, *, live: bool) -> int:
         console.print("plan:\n" + result.plan_markdown, markup=False)
     sid = result.session_id
     console.print(f"session: {sid} · status: {status} · model calls: {result.steps}", markup=False)
+    if status == "paused" and result.pending_approval is not None:
+        console.print(waiting_line(sid, result.pending_approval), markup=False, style="yellow")
+        return EXIT_PAUSED
     console.print(
         f"(show it: taskforce plan show {sid} · continue it: taskforce run --session {sid})",
         markup=False,
@@ -173,3 +216,26 @@ def failure(result: AgentResult) -> typer.Exit:
     if kind == "ProviderError":
         return fail(f"model provider: {detail}", EXIT_PROVIDER)
     return fail(error, EXIT_FAILED)
+
+
+def decide_command(
+    settings: Settings, session: str, *, approve: bool, note: str | None, plain: bool
+) -> int:
+    """`taskforce approve|reject SESSION`: decide the waiting call, then continue the run."""
+    model = make_model(settings)
+    warn_ignored_api_base(settings)
+    from taskforce.cli._views import read_state
+
+    state = read_state(settings.resolved_db_url(), session)
+    pending = pending_of(state)
+    if pending is None:
+        status = state.get("status") or "unknown"
+        raise UserError(
+            f"session {session} is not waiting for approval (status: {status}); "
+            "nothing to approve or reject"
+        )
+    preview = " ".join(str(pending.get("preview") or pending.get("name")).split())
+    verb = "approved" if approve else "rejected"
+    print(f"{verb}: {preview}" + (f" (note: {note})" if note else ""))
+    decision = Decision(approve, note)
+    return drive(settings, model, "", session, resumed=True, plain=plain, decision=decision)

@@ -41,6 +41,21 @@ def progress(state: dict[str, Any]) -> tuple[int, int]:
     return done, len(tasks)
 
 
+def pending_of(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The call a stored session waits on for approval, or None when it is not paused."""
+    pending = state.get("pending_approval")
+    return pending if state.get("status") == "paused" and isinstance(pending, dict) else None
+
+
+def waiting_line(session_id: str, pending: dict[str, Any]) -> str:
+    """One line: what waits for approval, and the commands that decide it."""
+    preview = " ".join(str(pending.get("preview") or pending.get("name") or "?").split())
+    return (
+        f"waits for approval: {preview} — approve: taskforce approve {session_id} · "
+        f"reject: taskforce reject {session_id} --note WHY"
+    )
+
+
 # ---- reading: the store's fast read-only path (it falls back to StateManager itself) -----
 
 
@@ -99,8 +114,10 @@ def sessions_command(settings: Settings, *, limit: int, offset: int, as_json: bo
     """Print the sessions table (or a JSON list)."""
     url = settings.resolved_db_url()
     rows = read_sessions(url, limit, offset)
+    waiting = {r.session_id: _waiting(url, r.session_id) for r in rows if r.status == "paused"}
     if as_json:
-        print(json.dumps([_summary_json(r) for r in rows], indent=2, ensure_ascii=False))
+        listed = [_summary_json(r) | _waiting_json(waiting.get(r.session_id)) for r in rows]
+        print(json.dumps(listed, indent=2, ensure_ascii=False))
         return
     console = Console(highlight=False, width=None if _tty() else 120)
     if not rows:
@@ -115,14 +132,14 @@ def sessions_command(settings: Settings, *, limit: int, offset: int, as_json: bo
     mission_width = max(12, min(_MISSION_WIDTH, console.width - id_width - 33 - 16))
     table.add_column("session", no_wrap=True, style="cyan", min_width=id_width)
     table.add_column("mission", no_wrap=True, max_width=mission_width)
-    table.add_column("status", no_wrap=True, min_width=9)
+    table.add_column("status", no_wrap=True, min_width=9, max_width=48, overflow="ellipsis")
     table.add_column("progress", justify="right", no_wrap=True, min_width=8)
     table.add_column("updated", no_wrap=True, min_width=16)
     for row in rows:
         table.add_row(
             row.session_id,
             _clip(" ".join((row.title or "").split()), mission_width) or "—",
-            row.status or "—",
+            _status_cell(row.status, waiting.get(row.session_id)),
             f"{row.steps_done}/{row.steps_total}",
             _when(row.updated_at),
         )
@@ -131,6 +148,27 @@ def sessions_command(settings: Settings, *, limit: int, offset: int, as_json: bo
         console.print(
             f"(showing {offset + 1}-{offset + len(rows)}; more: --offset {offset + limit})"
         )
+
+
+def _waiting(url: str, session_id: str) -> str | None:
+    """What a paused session waits to have approved (its preview), if readable."""
+    try:
+        state = read_state(url, session_id)
+    except SessionNotFoundError:  # deleted between the listing and this read
+        return None
+    pending = state.get("pending_approval")
+    if not isinstance(pending, dict):
+        return None
+    return " ".join(str(pending.get("preview") or pending.get("name") or "").split()) or None
+
+
+def _waiting_json(preview: str | None) -> dict[str, Any]:
+    return {"waiting_for_approval": preview} if preview else {}
+
+
+def _status_cell(status: str | None, waiting: str | None) -> str:
+    """The status; for a paused session also what waits (cut to fit the column)."""
+    return f"{status}: {waiting}" if status and waiting else status or "—"
 
 
 def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json: bool) -> None:
@@ -152,6 +190,9 @@ def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json
     console.print(f"[bold]{session_id}[/bold] · {status} · {done}/{total} done")
     if title:
         console.print(title, markup=False, style="italic")
+    pending = state.get("pending_approval")
+    if status == "paused" and isinstance(pending, dict):
+        console.print(waiting_line(session_id, pending), markup=False, style="yellow")
     console.print(checklist_text(markdown))
 
 

@@ -113,6 +113,62 @@ def run(
     raise typer.Exit(code)
 
 
+NoteOpt = Annotated[
+    str | None, typer.Option("--note", "-n", help="Why: shown to the model with the decision.")
+]
+PlainOpt = Annotated[bool, typer.Option("--plain", help="Plain lines instead of the live view.")]
+SessionArg = Annotated[str, typer.Argument(help="A paused session (see `taskforce sessions`).")]
+
+
+def _decide(
+    ctx: typer.Context,
+    session: str,
+    approve: bool,
+    note: str | None,
+    model: str | None,
+    api_base: str | None,
+    db: str | None,
+    max_steps: int,
+    plain: bool,
+) -> None:
+    settings = _make_settings(ctx, db, model, api_base, max_steps)
+    with reporting(settings.debug):
+        from taskforce.cli._run import decide_command
+
+        code = decide_command(settings, session, approve=approve, note=note, plain=plain)
+    raise typer.Exit(code)
+
+
+@app.command()
+def approve(
+    ctx: typer.Context,
+    session: SessionArg,
+    note: NoteOpt = None,
+    model: ModelOpt = None,
+    api_base: ApiBaseOpt = None,
+    db: DbOpt = None,
+    max_steps: MaxStepsOpt = 30,
+    plain: PlainOpt = False,
+) -> None:
+    """Approve the call a paused session waits for; it runs and the mission continues."""
+    _decide(ctx, session, True, note, model, api_base, db, max_steps, plain)
+
+
+@app.command()
+def reject(
+    ctx: typer.Context,
+    session: SessionArg,
+    note: NoteOpt = None,
+    model: ModelOpt = None,
+    api_base: ApiBaseOpt = None,
+    db: DbOpt = None,
+    max_steps: MaxStepsOpt = 30,
+    plain: PlainOpt = False,
+) -> None:
+    """Reject the call a paused session waits for; the model is told (with --note) and replans."""
+    _decide(ctx, session, False, note, model, api_base, db, max_steps, plain)
+
+
 @app.command()
 def chat(
     ctx: typer.Context,

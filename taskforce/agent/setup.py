@@ -1,0 +1,77 @@
+"""Building a :class:`~taskforce.agent.LeanAgent`: its model, its tools, its known secrets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from taskforce.agent.dispatch import PLANNER
+from taskforce.agent.planning import PlanHolder
+from taskforce.errors import ConfigurationError
+from taskforce.models.base import Model
+from taskforce.tools.base import ToolProtocol
+
+TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def build_model(
+    model: Model | str,
+    api_base: str | None,
+    api_key: str | None,
+    context_window: int | None,
+    options: dict[str, Any],
+) -> Model:
+    """The model: `model` itself, or a ``LiteLLMModel`` built from a model string."""
+    if isinstance(model, str):
+        from taskforce.models.litellm_model import LiteLLMModel
+
+        return LiteLLMModel(
+            model, api_base=api_base, api_key=api_key, context_window=context_window, **options
+        )
+    if not isinstance(model, Model):
+        raise ConfigurationError(
+            f"model must be a Model or a litellm model string, not {type(model).__name__}"
+        )
+    if api_base or api_key or options:
+        raise ConfigurationError(
+            "api_base, api_key and model options apply only to a model string; "
+            "configure the Model object instead"
+        )
+    return model
+
+
+def check_tools(
+    tools: Sequence[ToolProtocol] | None,
+) -> tuple[dict[str, ToolProtocol], PlanHolder]:
+    """The tools by name (a ``PlannerTool`` added when none is named ``planner``)."""
+    if tools is not None and (isinstance(tools, str | bytes) or not isinstance(tools, Sequence)):
+        raise ConfigurationError("tools must be a list of tools")
+    by_name: dict[str, ToolProtocol] = {}
+    for tool in tools or []:
+        if not isinstance(tool, ToolProtocol):
+            raise ConfigurationError(f"{tool!r} is not a tool (see taskforce.tools.ToolProtocol)")
+        if not isinstance(tool.name, str) or not TOOL_NAME.match(tool.name):
+            raise ConfigurationError(f"tool name {tool.name!r} must match {TOOL_NAME.pattern}")
+        if tool.name in by_name:
+            raise ConfigurationError(f"two tools are named {tool.name!r}")
+        by_name[tool.name] = tool
+    if PLANNER not in by_name:
+        from taskforce.tools.planner import PlannerTool
+
+        by_name = {PLANNER: PlannerTool(), **by_name}
+    planner = by_name[PLANNER]
+    if not isinstance(planner, PlanHolder):
+        raise ConfigurationError("the tool named 'planner' must be a PlannerTool")
+    return by_name, planner
+
+
+def header_values(options: dict[str, Any]) -> list[str]:
+    """Secret-looking values of auth headers in model options (for redaction)."""
+    values: list[str] = []
+    for key in ("extra_headers", "headers"):
+        headers = options.get(key)
+        if isinstance(headers, dict):
+            values += [v.split()[-1] for v in headers.values() if isinstance(v, str) and v.split()]
+            values += [v for v in headers.values() if isinstance(v, str)]
+    return values
