@@ -11,12 +11,14 @@ from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from taskforce.checklist import clean_text
+from taskforce.errors import PlanError
+from taskforce.plan import Plan
+from taskforce.planning import parse_plan_reply, should_plan
 
 OPEN_STATUSES = frozenset({"PENDING", "IN_PROGRESS"})
 MAX_AUTO_TASKS = 12
 _TASK_CHARS = 200
 
-_LIST_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*•+]|step\s*\d{1,3}\s*[:.)])\s+(\S.*)$", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _JOINERS = re.compile(r",?\s+(?:and\s+then|then|after\s+that|afterwards|finally)\s+|;\s*", re.I)
 _VERBS = (
@@ -52,9 +54,13 @@ class PlanHolder(Protocol):
 
 
 def list_items(text: str) -> list[str]:
-    """The items of a numbered or bulleted list in `text` (empty when fewer than two)."""
-    items = [m.group(1) for line in text.splitlines() if (m := _LIST_ITEM.match(line))]
-    return _clean(items) if len(items) >= 2 else []
+    """The steps of a plan written in `text` (a JSON plan or a numbered/bulleted list).
+
+    Uses the tolerant parser of :mod:`taskforce.planning`; empty when `text` holds fewer
+    than two steps, so a plain answer is never mistaken for a plan.
+    """
+    parsed = parse_plan_reply(text, min_steps=2, max_steps=MAX_AUTO_TASKS)
+    return _clean(parsed.tasks()) if parsed.source != "single" else []
 
 
 def split_mission(mission: str) -> list[str]:
@@ -72,19 +78,12 @@ def split_mission(mission: str) -> list[str]:
 
 
 def needs_plan(mission: str) -> bool:
-    """Whether `mission` has several parts (length, action verbs, joiners, a list)."""
-    score = 0
-    if list_items(mission):
-        score += 2
-    if len(mission.split()) > 40:
-        score += 1
-    if len(set(v.lower() for v in _VERB.findall(mission))) >= 2:
-        score += 1
-    if _JOINERS.search(mission) or _AND_VERB.search(mission):
-        score += 1
-    if len([s for s in _SENTENCE.split(mission.strip()) if s]) >= 2:
-        score += 1
-    return score >= 2
+    """Whether `mission` needs a plan.
+
+    The heuristic is :func:`taskforce.planning.should_plan`: length, action verbs,
+    multi-action keywords and structure.
+    """
+    return should_plan(mission)
 
 
 def _clean(items: list[str]) -> list[str]:
@@ -102,13 +101,17 @@ def open_steps(state: Mapping[str, Any]) -> list[str]:
 
 
 def current_step(state: Mapping[str, Any]) -> str | None:
-    """``"2. description"`` of the step in progress, else of the first pending one."""
-    tasks = list(state.get("tasks") or [])
-    for wanted in ("IN_PROGRESS", "PENDING"):
-        for number, task in enumerate(tasks, start=1):
-            if str(task.get("status", "")).upper() == wanted:
-                return f"{number}. {task.get('description')}"
-    return None
+    """``"2. description"`` of the step to work on.
+
+    The step in progress, else the first runnable one: a step waiting for unfinished
+    dependencies is skipped.
+    """
+    try:
+        plan = Plan.from_state(dict(state))
+    except PlanError:
+        return None
+    step = plan.next_step()
+    return f"{plan.number_of(step)}. {step.description}" if step is not None else None
 
 
 def has_plan(state: Mapping[str, Any]) -> bool:

@@ -1,0 +1,26 @@
+"""The agent's plan reading uses the plan model and taskforce.planning."""
+
+from __future__ import annotations
+
+from taskforce.agent import planning
+from taskforce.plan import Plan, StepStatus
+
+
+def test_current_step_skips_steps_blocked_by_dependencies() -> None:
+    plan = Plan()
+    plan.replace(["Fetch", {"description": "Clean", "depends_on": [1]}, "Unrelated"])
+    plan.set_status([1], StepStatus.FAILED, "down")
+    assert planning.current_step(plan.to_state()) == "3. Unrelated"
+    plan.set_status([1], StepStatus.DONE)
+    assert planning.current_step(plan.to_state()) == "2. Clean"
+
+
+def test_list_items_reads_json_and_lists_but_not_prose() -> None:
+    assert planning.list_items('{"steps": ["Look up", "Answer"]}') == ["Look up", "Answer"]
+    assert planning.list_items("Plan:\n1. Look up\n2. Answer") == ["Look up", "Answer"]
+    assert planning.list_items("Just an answer.") == []
+
+
+def test_needs_plan_uses_the_complexity_heuristic() -> None:
+    assert planning.needs_plan("Fetch the data, then clean it, and finally write a report")
+    assert not planning.needs_plan("Hi")
