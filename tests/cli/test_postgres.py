@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import uuid
 from collections.abc import Iterator
 
@@ -12,17 +11,9 @@ import asyncpg
 import pytest
 
 from tests.cli.conftest import Invoke, session_of
+from tests.pg import pg_url
 
 pytestmark = pytest.mark.postgres
-
-
-def _base_url() -> str:
-    url = os.environ.get("TASKFORCE_TEST_PG_URL", "")
-    if not url:
-        if os.environ.get("TASKFORCE_REQUIRE_PG") == "1":
-            pytest.fail("TASKFORCE_REQUIRE_PG=1 but TASKFORCE_TEST_PG_URL is not set")
-        pytest.skip("TASKFORCE_TEST_PG_URL not set (scripts/test.sh starts PostgreSQL)")
-    return url
 
 
 async def _admin(url: str, sql: str) -> None:
@@ -35,7 +26,7 @@ async def _admin(url: str, sql: str) -> None:
 
 @pytest.fixture
 def pg_db() -> Iterator[str]:
-    base = _base_url()
+    base = pg_url()
     name = f"tf_cli_{uuid.uuid4().hex[:10]}"
     asyncio.run(_admin(base, f'CREATE DATABASE "{name}"'))
     try:

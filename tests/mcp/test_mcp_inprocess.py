@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from taskforce.mcp import build_server, run_server
 from taskforce.plan import Plan
 from taskforce.store import StateManager
 from taskforce.tools import PlannerTool
+from tests.pg import pg_url
 
 PLANNER_ACTIONS = {"create_plan", "mark_done", "read_plan", "update_plan"}
 
@@ -227,11 +227,7 @@ def test_unknown_transport_is_a_usage_error(db_url: str) -> None:
 @pytest.fixture
 async def pg_database() -> AsyncIterator[str]:
     """A fresh PostgreSQL database on the test server (dropped afterwards)."""
-    url = os.environ.get("TASKFORCE_TEST_PG_URL", "")
-    if not url:
-        if os.environ.get("TASKFORCE_REQUIRE_PG") == "1":
-            pytest.fail("TASKFORCE_REQUIRE_PG=1 but TASKFORCE_TEST_PG_URL is not set")
-        pytest.skip("TASKFORCE_TEST_PG_URL not set (scripts/test.sh starts PostgreSQL)")
+    url = pg_url()
     import asyncpg
 
     name = f"mcp_{uuid.uuid4().hex[:12]}"

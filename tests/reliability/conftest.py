@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests.pg import pg_url
 from tests.reliability.ledger import LEDGER, Ledger
 
 LONG_ENV = "TASKFORCE_RELIABILITY_LONG"
@@ -77,15 +78,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if path and LEDGER.outcomes:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(LEDGER.render())
-
-
-def pg_url() -> str:
-    url = os.environ.get("TASKFORCE_TEST_PG_URL", "")
-    if not url:
-        if os.environ.get("TASKFORCE_REQUIRE_PG") == "1":
-            pytest.fail("TASKFORCE_REQUIRE_PG=1 but TASKFORCE_TEST_PG_URL is not set")
-        pytest.skip("TASKFORCE_TEST_PG_URL not set (scripts/test.sh starts PostgreSQL)")
-    return url
 
 
 async def _pg_exec(url: str, sql: str) -> None:

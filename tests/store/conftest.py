@@ -6,7 +6,6 @@ PostgreSQL comes from ``TASKFORCE_TEST_PG_URL``; each test gets its own schema. 
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -18,15 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from taskforce.store import StateManager
-
-
-def pg_url() -> str:
-    url = os.environ.get("TASKFORCE_TEST_PG_URL", "")
-    if not url:
-        if os.environ.get("TASKFORCE_REQUIRE_PG") == "1":
-            pytest.fail("TASKFORCE_REQUIRE_PG=1 but TASKFORCE_TEST_PG_URL is not set")
-        pytest.skip("TASKFORCE_TEST_PG_URL not set (scripts/test.sh starts PostgreSQL)")
-    return url
+from tests.pg import pg_url
 
 
 @dataclass
