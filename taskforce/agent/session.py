@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from taskforce.agent import prompts
 from taskforce.agent.events import Redactor
+from taskforce.errors import StaleStateError
 from taskforce.models.base import Message
 from taskforce.tools.base import error_result
 
@@ -73,8 +74,17 @@ class MemoryStore:
         messages: Sequence[dict[str, Any]] = (),
         events: Sequence[dict[str, Any]] = (),
     ) -> int:
-        """Store a copy of `state`, append `messages` and keep `events` (see :attr:`events`)."""
-        version = int(self._states.get(session_id, {}).get("version", 0)) + 1
+        """Store a copy of `state`, append `messages` and keep `events` (see :attr:`events`).
+
+        Versions are checked like the StateManager's: a write based on another version
+        raises `StaleStateError` (0 means "must not exist yet").
+        """
+        current = int(self._states.get(session_id, {}).get("version", 0))
+        if expected_version is None and isinstance(state.get("version"), int):
+            expected_version = state["version"]
+        if expected_version is not None and expected_version != current:
+            raise StaleStateError(session_id, expected_version, current)
+        version = current + 1
         self._states[session_id] = copy.deepcopy(dict(state)) | {"version": version}
         self._messages.setdefault(session_id, []).extend(copy.deepcopy(list(messages)))
         self.events.setdefault(session_id, []).extend(copy.deepcopy(list(events)))

@@ -24,3 +24,20 @@ def test_list_items_reads_json_and_lists_but_not_prose() -> None:
 def test_needs_plan_uses_the_complexity_heuristic() -> None:
     assert planning.needs_plan("Fetch the data, then clean it, and finally write a report")
     assert not planning.needs_plan("Hi")
+
+
+async def test_memory_store_checks_versions_like_the_state_manager() -> None:
+    import pytest
+
+    from taskforce.agent import MemoryStore
+    from taskforce.errors import StaleStateError
+
+    store = MemoryStore()
+    assert await store.save_state("s", {"status": "running"}, expected_version=0) == 1
+    with pytest.raises(StaleStateError):
+        await store.save_state("s", {"status": "x"}, expected_version=0)
+    assert await store.save_state("s", {"status": "done"}, expected_version=1) == 2
+    stale = {"status": "old", "version": 1}
+    with pytest.raises(StaleStateError):
+        await store.save_state("s", stale)
+    assert (await store.load_state("s")) == {"status": "done", "version": 2}
