@@ -13,28 +13,9 @@ import platform
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def _ram() -> str:
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                return f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
-    except OSError:
-        pass
-    return "unknown"
+from bench._common import cpu_model, ram_gib
 
 
 @dataclass
@@ -75,8 +56,8 @@ class Ledger:
             "|---|---|",
             f"| date | {now} |",
             f"| mode | **{self.mode}** (`{command}`) |",
-            f"| CPU | {_cpu()}, {os.cpu_count()} cores |",
-            f"| RAM | {_ram()} |",
+            f"| CPU | {cpu_model()}, {os.cpu_count()} cores |",
+            f"| RAM | {ram_gib()} GiB |",
             f"| OS | {platform.system()} {platform.release()} |",
             f"| Python | {platform.python_version()} |",
             f"| SQLite | {sqlite3.sqlite_version} |",
