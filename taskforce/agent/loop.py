@@ -49,6 +49,9 @@ class LeanAgent:
         history_limit: Stored messages loaded when a session continues.
         require_work_before_done: Refuse (once) a ``mark_done`` when no tool ran since the
             last finished step: small models tend to tick steps off without doing them.
+        planning: False runs the same loop without planning: no ``planner`` tool, no plan
+            first, and a system prompt without the planner paragraph (the baseline
+            ``taskforce eval`` compares against).
 
     Calls of tools with ``requires_approval`` (and the start of plan steps flagged
     ``requires_approval``) pause the run with status ``paused``; :meth:`resume` continues
@@ -75,6 +78,7 @@ class LeanAgent:
         max_finish_reminders: int = 2,
         history_limit: int = 200,
         require_work_before_done: bool = False,
+        planning: bool = True,
         **model_options: Any,
     ) -> None:
         for label, value in (("max_steps", max_steps), ("history_limit", history_limit),
@@ -93,17 +97,22 @@ class LeanAgent:
             raise ConfigurationError("system_prompt must be a non-empty string or None")
         if on_event is not None and not callable(on_event):
             raise ConfigurationError("on_event must be a callable taking an AgentEvent")
+        if not isinstance(planning, bool) or (not planning and plan_first):
+            raise ConfigurationError("planning must be a bool, and plan_first needs planning")
         self.model = build_model(model, api_base, api_key, context_window, model_options)
-        self.tools, self.planner = check_tools(tools)
+        self.tools, self.planner = check_tools(tools, planning)
         self.specs = [tool_spec(t) for t in self.tools.values()]
         self.redactor = Redactor([api_key, *header_values(model_options)])
         self.store: SessionStore = state_manager if state_manager is not None else MemoryStore()
-        self.system_prompt = system_prompt or prompts.DEFAULT_SYSTEM_PROMPT
+        self.system_prompt = system_prompt or (
+            prompts.DEFAULT_SYSTEM_PROMPT if planning else prompts.NO_PLANNING_SYSTEM_PROMPT
+        )
         self.max_steps = max_steps
         self._context_window = context_window
         self._budget: ContextBudget | None = None
         self.events = EventSink(on_event, self.redactor)
-        self.plan_first = plan_first
+        self.plan_first = plan_first if planning else False
+        self.planning = planning
         self.max_tool_calls_per_turn = max_tool_calls_per_turn
         self.max_finish_reminders = max_finish_reminders
         self.history_limit = history_limit

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-DEFAULT_SYSTEM_PROMPT = """\
-You are a careful assistant that completes missions by calling tools.
-
-How to work:
+_INTRO = "You are a careful assistant that completes missions by calling tools.\n\nHow to work:\n"
+_PLANNING = """\
 - For a mission with several parts, first call the `planner` tool with \
 action="create_plan" and a list of short tasks. Then work through the plan one step at a \
 time and call planner with action="mark_done" after each step is finished.
+"""
+_WORKING = """\
 - Call a tool and WAIT for its result before using it. Never invent or guess a tool's result.
 - Do not repeat a call you already made with the same arguments; use its earlier result.
 - When every step is done, answer the user with the final result in plain text and no tool \
 calls."""
+
+DEFAULT_SYSTEM_PROMPT = _INTRO + _PLANNING + _WORKING
+"""The system prompt of an agent that plans (the default)."""
+
+NO_PLANNING_SYSTEM_PROMPT = _INTRO + _WORKING
+"""The system prompt of ``LeanAgent(planning=False)``: the same rules without the planner."""
 
 PLAN_HEADER = "[Plan update]"
 """Opens every plan recitation message (how compaction recognises them)."""

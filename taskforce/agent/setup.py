@@ -42,9 +42,13 @@ def build_model(
 
 
 def check_tools(
-    tools: Sequence[ToolProtocol] | None,
+    tools: Sequence[ToolProtocol] | None, planning: bool = True
 ) -> tuple[dict[str, ToolProtocol], PlanHolder]:
-    """The tools by name (a ``PlannerTool`` added when none is named ``planner``)."""
+    """The tools by name (a ``PlannerTool`` added when none is named ``planner``).
+
+    Without `planning` no planner is offered: the holder returned is a ``PlannerTool`` the
+    model never sees (its plan stays empty), and a tool named ``planner`` is refused.
+    """
     if tools is not None and (isinstance(tools, str | bytes) or not isinstance(tools, Sequence)):
         raise ConfigurationError("tools must be a list of tools")
     by_name: dict[str, ToolProtocol] = {}
@@ -56,9 +60,13 @@ def check_tools(
         if tool.name in by_name:
             raise ConfigurationError(f"two tools are named {tool.name!r}")
         by_name[tool.name] = tool
-    if PLANNER not in by_name:
-        from taskforce.tools.planner import PlannerTool
+    from taskforce.tools.planner import PlannerTool
 
+    if not planning:
+        if PLANNER in by_name:
+            raise ConfigurationError("planning=False: do not pass a tool named 'planner'")
+        return by_name, PlannerTool()
+    if PLANNER not in by_name:
         by_name = {PLANNER: PlannerTool(), **by_name}
     planner = by_name[PLANNER]
     if not isinstance(planner, PlanHolder):
