@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import enum
 import json
 from typing import Any, Protocol, runtime_checkable
@@ -66,16 +67,33 @@ class ToolProtocol(Protocol):
         ...
 
 
-def tool_spec(tool: ToolProtocol) -> dict[str, Any]:
-    """The OpenAI function-calling definition of `tool`."""
-    return {
-        "type": "function",
-        "function": {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.parameters_schema,
-        },
-    }
+def tool_spec(tool: ToolProtocol, *, strict: bool = False) -> dict[str, Any]:
+    """The OpenAI function-calling definition of `tool`.
+
+    With `strict`, the OpenAI strict form (``"strict": true``): every object closed,
+    every property required, optional ones nullable (see :func:`strict_parameters`).
+    """
+    function: dict[str, Any] = {"name": tool.name, "description": tool.description}
+    if strict:
+        function["parameters"] = strict_parameters(tool)
+        function["strict"] = True
+    else:
+        function["parameters"] = tool.parameters_schema
+    return {"type": "function", "function": function}
+
+
+def strict_parameters(tool: ToolProtocol) -> dict[str, Any]:
+    """The strict arguments schema of `tool`.
+
+    Its own `strict_parameters_schema` if it has one (the planner does), else
+    :func:`~taskforce.tools.strict.to_strict` of its `parameters_schema`.
+    """
+    own = getattr(tool, "strict_parameters_schema", None)
+    if isinstance(own, dict):
+        return copy.deepcopy(own)
+    from taskforce.tools.strict import to_strict
+
+    return to_strict(tool.parameters_schema)
 
 
 def tool_spec_size(tool: ToolProtocol) -> int:

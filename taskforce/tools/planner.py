@@ -19,7 +19,13 @@ from taskforce.plan import DEFAULT_LIMITS, Plan, PlanLimits, StepStatus
 from taskforce.plan_events import lifecycle_events, log_events
 from taskforce.plan_specs import StepSpec
 from taskforce.tools.base import ApprovalRiskLevel, error_result
-from taskforce.tools.planner_args import PlannerArgs, TaskArg, parse_args, wire_schema
+from taskforce.tools.planner_args import (
+    PlannerArgs,
+    TaskArg,
+    parse_args,
+    strict_schema,
+    wire_schema,
+)
 
 if TYPE_CHECKING:
     from taskforce.store import StateManager
@@ -34,6 +40,7 @@ DESCRIPTION = (
 )
 
 _SCHEMA = wire_schema()
+_STRICT_SCHEMA = strict_schema()
 
 
 class PlannerTool:
@@ -83,6 +90,15 @@ class PlannerTool:
     def parameters_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, generated from the pydantic model."""
         return _SCHEMA
+
+    @property
+    def strict_parameters_schema(self) -> dict[str, Any]:
+        """The OpenAI strict form of the arguments schema (see ``tool_spec(tool, strict=True)``).
+
+        Every parameter is required and the optional ones are nullable: null means "not
+        given".
+        """
+        return _STRICT_SCHEMA
 
     def validate_params(self, **params: Any) -> tuple[bool, str | None]:
         """Check a call against the arguments schema and the current plan, changing nothing."""

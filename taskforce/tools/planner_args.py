@@ -3,6 +3,11 @@
 Tolerant, never silent: a stringified JSON list is accepted where a list is expected,
 `"2"` where `2` is, a single index where a list is; anything else is refused with a
 message that names the parameter.
+
+Strict models (OpenAI ``"strict": true``) send every parameter: ``null`` means "not
+given", and a placeholder for a parameter the action does not use (``insert_at: 0``,
+``status: "DONE"`` on create_plan, an empty list or text) is ignored. A real value for a
+parameter of another action is still refused.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from pydantic import (
 
 from taskforce.errors import ToolInputError
 from taskforce.tools.base import compact_schema
+from taskforce.tools.strict import nullable, to_strict
 
 ACTIONS = ("create_plan", "mark_done", "read_plan", "update_plan")
 Action = Literal["create_plan", "mark_done", "read_plan", "update_plan"]
@@ -50,6 +56,10 @@ def _upper(value: Any) -> Any:
     return value.strip().upper().replace(" ", "_") if isinstance(value, str) else value
 
 
+def _null_is(default: Any) -> BeforeValidator:
+    return BeforeValidator(lambda value: default if value is None else value)
+
+
 Index = Annotated[int, Ge(1), BeforeValidator(_no_bool)]
 Indices = Annotated[list[Index], BeforeValidator(_json_list)]
 
@@ -60,8 +70,8 @@ class TaskArg(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     description: str
-    depends_on: list[Index] = []
-    requires_approval: bool = False
+    depends_on: Annotated[list[Index], _null_is([])] = []
+    requires_approval: Annotated[bool, _null_is(False)] = False
 
 
 Texts = Annotated[list[str | TaskArg], BeforeValidator(_json_list)]
@@ -104,7 +114,7 @@ def parse_args(params: dict[str, Any]) -> PlannerArgs:
             f"Unknown action {_short(action)}: use one of {_actions()}", "unknown_action"
         )
     try:
-        args = PlannerArgs.model_validate(params)
+        args = PlannerArgs.model_validate(_given(params, action))
     except ValidationError as exc:
         raise ToolInputError(_describe(exc)) from exc
     stray = [
@@ -115,6 +125,54 @@ def parse_args(params: dict[str, Any]) -> PlannerArgs:
     if stray:
         raise ToolInputError(f"parameter {stray[0]!r} does not apply to {action}")
     return args
+
+
+def _placeholder(name: str, value: Any) -> bool:
+    """Whether `value` is what a strict model sends for a parameter it does not mean to set."""
+    if value is None or value == [] or (isinstance(value, str) and not value.strip()):
+        return True
+    if name == "status":
+        return isinstance(value, str) and value.strip().upper() == "DONE"
+    if name in ("insert_at", "step_index", "remove_indices"):
+        return value in (0, "0", [0]) and not isinstance(value, bool) and value != [False]
+    return False
+
+
+def _given(params: dict[str, Any], action: str) -> dict[str, Any]:
+    """The parameters actually given: nulls, and placeholders the action has no use for, go."""
+    uses = _USES[action]
+    given = {k: v for k, v in params.items() if v is not None}
+    for name in [k for k in given if k != "action" and k in PlannerArgs.model_fields]:
+        value = given[name]
+        unused = name not in uses or (
+            name == "insert_at" and _placeholder("add_steps", given.get("add_steps"))
+        )
+        if unused and _placeholder(name, value):
+            del given[name]
+    if "insert_at" in given and _placeholder("insert_at", given["insert_at"]):
+        raise ToolInputError(  # with steps to add, 0 may mean "at the start": do not guess
+            "insert_at 0 is out of range: steps are numbered from 1 (insert_at 1 adds at "
+            "the start; null adds at the end)"
+        )
+    placeholders = all(_placeholder(k, given.get(k)) for k in ("step_index", "text"))
+    if action == "update_plan" and placeholders:  # no rewording asked for
+        given.pop("step_index", None)
+        given.pop("text", None)
+    return given
+
+
+def strict_schema() -> dict[str, Any]:
+    """The OpenAI strict form of the arguments: every parameter required, optional ones nullable.
+
+    `add_steps` takes the same items as `tasks` (texts or step objects) here: a strict
+    model can send only what the schema shows.
+    """
+    raw = PlannerArgs.model_json_schema()
+    schema: dict[str, Any] = to_strict(_inline(raw, raw.pop("$defs", {})))
+    schema.pop("description", None)  # the tool's description says it
+    properties = schema["properties"]
+    properties["add_steps"] = nullable({**properties["tasks"], "type": "array"})
+    return schema
 
 
 def wire_schema() -> dict[str, Any]:
