@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Opt-in: a real small model for developing the agent, never used by the test suite.
 # Qwen2.5-Coder-1.5B (llama.cpp's llama-server) on 127.0.0.1:8014, built by
-# ../shared/realllm/setup.sh (about 8 min the first time; everything under /tmp/realllm).
+# shared/realllm/setup.sh (about 8 min the first time; everything under /tmp/realllm), found
+# beside the checkout or any folder above it (a worktree, a CI clone), or at $REALLLM_DIR.
 #
 #   scripts/realllm.sh start    build if needed, start the server (no-op if it is up), print env
 #   scripts/realllm.sh smoke    start if needed, then one LiteLLMModel tool call against it
@@ -10,7 +11,16 @@
 #   scripts/realllm.sh stop     stop the server this script started (by its PID file)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REALLLM_DIR=${REALLLM_DIR:-$(cd .. && pwd)/shared/realllm}
+find_realllm() {  # the nearest shared/realllm beside this checkout or above it
+  local dir
+  dir=$(pwd)
+  while [ "$dir" != / ]; do
+    dir=$(dirname "$dir")
+    if [ -f "$dir/shared/realllm/setup.sh" ]; then echo "$dir/shared/realllm"; return; fi
+  done
+  echo "$(cd .. && pwd)/shared/realllm"   # named in the error message when missing
+}
+REALLLM_DIR=${REALLLM_DIR:-$(find_realllm)}
 R=/tmp/realllm
 PORT=8014
 BASE="http://127.0.0.1:$PORT/v1"

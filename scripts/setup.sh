@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create .venv (if missing) and install taskforce with its test extras into it.
+# Create .venv (if missing) and install taskforce with its test extras into it, and the
+# frameworks its adapters are tested with (the openai_agents, pydantic_ai, langchain extras).
 # Needs only python3 >= 3.11 on PATH; re-running is cheap (pip skips what is installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,6 @@ fi
 stamp=.venv/.taskforce-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q -e ".[test]"
+  .venv/bin/python -m pip install -q -e ".[test,openai_agents,pydantic_ai,langchain]"
   touch "$stamp"
 fi

@@ -35,3 +35,19 @@ def test_readme_names_the_two_setup_commands() -> None:
     assert "bash scripts/run.sh" in text and "bash scripts/test.sh" in text
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert "bash scripts/test.sh" in ci
+
+
+def test_every_python_block_compiles_and_runs_what_it_defines() -> None:
+    """Blocks that need a key (`py`) cannot run here, but they compile and call `main()`."""
+    found = blocks(README.read_text(encoding="utf-8"))
+    code_blocks = [code for lang, code in found if lang in ("python", "py")]
+    assert code_blocks
+    for code in code_blocks:
+        compile(code, "README.md", "exec")
+        if "def main(" in code:
+            assert "asyncio.run(main())" in code, code
+
+
+def test_readme_says_how_to_reach_the_venvs_taskforce() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert "source .venv/bin/activate" in text and ".venv/bin/taskforce" in text
