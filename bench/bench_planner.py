@@ -1,167 +1,237 @@
-"""Planner action latency: in memory, and with its durable commit at 10, 100 and 1,000 steps.
+"""Planner action cost against the peers, every comparison interleaved in one process.
 
-    python bench/bench_planner.py WORKDIR [--pg URL] [--samples N]
+    python bench/bench_planner.py WORKDIR [--pg URL] [--rounds N] [--quick]
 
-* in memory, 20 steps: ``read_plan`` and ``mark_done`` on an unbound ``PlannerTool``;
 * durable: ``mark_done`` on a ``PlannerTool`` bound to a ``StateManager`` session (SQLite
-  file, WAL, ``synchronous=FULL``; and PostgreSQL when ``--pg`` is given): the action plus
-  its commit, which returns only once the change is on disk;
-* the peers (``bench/peers.py``) doing their own durable write for the same plan.
+  file, WAL, ``synchronous=FULL``; PostgreSQL with ``--pg``), the call returning after its
+  commit, against each peer of ``bench/peers.py``: its write alone, and its write with its
+  own natural planner. All sizes (10, 100, 1,000 steps) and all contenders take turns in
+  the same rounds, so the growth 1,000 / 10 is a per-round ratio too;
+* in memory: ``mark_done`` on an unbound ``PlannerTool`` against the origin's dict-list
+  planner, at 20 and 1,000 steps.
 
-Prints one JSON object: medians (ms) per backend and plan size, and the growth ratios.
+Each round starts every contender on a fresh plan (untimed), then times ``OPS`` actions
+(steps 1..OPS marked done) per contender, interleaved. Prints one JSON object: per-round
+ratios (median, quartiles), median times (ms, context), pragmas and bytes on disk.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import sqlite3
 import sys
+import time
 import uuid
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import PgDatabase, ratio, run, summary, time_async
-from bench.peers import PEERS, make_peer
-from taskforce.plan import Plan
+from bench._common import PgDatabase, run
+from bench._interleave import Contender, compare, growth, interleave
+from bench.peers import PEERS, OriginPlanner, Peer, make_peer, tasks
 from taskforce.store import StateManager
 from taskforce.tools.base import tool_spec_size
 from taskforce.tools.planner import PlannerTool
 
 SIZES = (10, 100, 1000)
+OPS = 10
 
 
-def tasks(n: int) -> list[str]:
-    return [f"Step {i}: do the thing number {i} carefully" for i in range(1, n + 1)]
+class Taskforce:
+    """A bound PlannerTool, on a fresh session per round."""
 
+    def __init__(self, sm: StateManager, n: int) -> None:
+        self.sm, self.n = sm, n
+        self.tool = PlannerTool()
 
-async def in_memory(samples: int) -> dict[str, Any]:
-    tool = PlannerTool()
-    await tool.execute(action="create_plan", tasks=tasks(20))
-    fresh = tool.get_state()
-
-    async def read() -> None:
-        result = await tool.execute(action="read_plan")
-        assert result["success"], result
-
-    counter = iter(range(10**9))
-
-    async def mark() -> None:
-        i = next(counter) % 20
-        if i == 0:
-            tool.set_state(fresh)
-        result = await tool.execute(action="mark_done", step_index=[i + 1])
-        assert result["success"], result
-
-    read_s = await time_async(read, samples * 5)
-    mark_s = await time_async(mark, samples * 5)
-    return {"steps": 20, "read_plan": summary(read_s), "mark_done": summary(mark_s)}
-
-
-async def in_memory_by_size(n: int, samples: int) -> dict[str, Any]:
-    """``mark_done`` without a store at n steps: the planner's own share of the durable cost."""
-    tool = PlannerTool()
-    await tool.execute(action="create_plan", tasks=tasks(n))
-    fresh = tool.get_state()
-    per_plan = min(n, 40)
-    counter = iter(range(10**9))
-
-    async def mark() -> None:
-        i = next(counter) % per_plan
-        if i == 0:
-            tool.set_state(fresh)
-        result = await tool.execute(action="mark_done", step_index=[i + 1])
-        assert result["success"], result
-
-    return summary(await time_async(mark, samples))
-
-
-async def durable(sm: StateManager, n: int, samples: int) -> dict[str, Any]:
-    """Median of ``mark_done`` + commit on an n-step plan (fresh sessions as needed)."""
-    per_session = min(n, 40)
-    times: list[float] = []
-    while len(times) < samples:
-        tool = PlannerTool(state_manager=sm, session_id=f"bench-{n}-{uuid.uuid4().hex[:8]}")
-        created = await tool.execute(action="create_plan", tasks=tasks(n))
+    async def prepare(self) -> None:
+        self.tool = PlannerTool(state_manager=self.sm, session_id=f"b{self.n}-{uuid.uuid4().hex}")
+        created = await self.tool.execute(action="create_plan", tasks=tasks(self.n))
         assert created["success"], created
-        for index in range(1, per_session + 1):
-            start = asyncio.get_running_loop().time()
-            result = await tool.execute(action="mark_done", step_index=[index])
-            times.append(asyncio.get_running_loop().time() - start)
-            assert result["success"], result
-    return summary(times[:samples])
+
+    async def op(self, j: int) -> float:
+        start = time.perf_counter()
+        result = await self.tool.execute(action="mark_done", step_index=[j % self.n + 1])
+        elapsed = time.perf_counter() - start
+        assert result["success"], result
+        return elapsed
 
 
-async def peer_commit(name: str, workdir: Path, n: int, samples: int) -> dict[str, Any]:
-    """The peer's durable write of the same plan after each ``mark_done``."""
-    plan_tool = PlannerTool()
-    await plan_tool.execute(action="create_plan", tasks=tasks(n))
-    peer = make_peer(name, workdir / "peers")
-    times: list[float] = []
+def _peer_contenders(peer: Peer, mode: str, n: int) -> Contender:
+    async def prepare() -> None:
+        await peer.prepare(n)
+
+    return Contender(f"{peer.name}_{mode}@{n}", prepare, getattr(peer, mode))
+
+
+async def durable(
+    backend: str,
+    urls: dict[int, str],
+    workdir: Path,
+    pg: str | None,
+    rounds: int,
+    sizes: tuple[int, ...],
+) -> dict[str, Any]:
+    """taskforce vs each peer (write alone, and with its planner), all sizes interleaved."""
+    managers = {n: StateManager(url) for n, url in urls.items()}
+    contenders: list[Contender] = []
+    peers: list[Peer] = []
+    errors: dict[str, str] = {}
+    names = PEERS if backend == "sqlite" else ("openai_agents",)
+    for n in sizes:
+        tf = Taskforce(managers[n], n)
+        contenders.append(Contender(f"taskforce@{n}", tf.prepare, tf.op))
+        for name in names:
+            for mode in ("write", "planner"):
+                try:
+                    peer = make_peer(name, workdir / backend / f"{name}-{mode}-{n}", pg)
+                except ImportError as exc:
+                    errors[name] = f"not installed: {exc}"
+                    continue
+                peers.append(peer)
+                contenders.append(_peer_contenders(peer, mode, n))
+    out: dict[str, Any] = {}
     try:
-        for i in range(samples + 3):
-            index = i % n + 1
-            if index == 1 and i:
-                await plan_tool.execute(action="create_plan", tasks=tasks(n))
-            start = asyncio.get_running_loop().time()
-            result = await plan_tool.execute(action="mark_done", step_index=[index])
-            await peer.step(plan_tool.get_state(), Plan.render(plan_tool.plan))
-            elapsed = asyncio.get_running_loop().time() - start
-            assert result["success"], result
-            if i >= 3:
-                times.append(elapsed)
+        per_round = await interleave(contenders, rounds, OPS)
+        out = {"sizes": {}, "not_measured": errors, "pragmas": {}, "versions": {}}
+        for n in sizes:
+            mine = {k: v for k, v in per_round.items() if k.endswith(f"@{n}")}
+            out["sizes"][str(n)] = compare(
+                {k.rsplit("@", 1)[0]: v for k, v in mine.items()}, "taskforce"
+            )
+        out["growth_1000_vs_10"] = {
+            name.rsplit("@", 1)[0]: growth(per_round[name], per_round[name.replace("@10", "@1000")])
+            for name in per_round
+            if name.endswith("@10") and name.replace("@10", "@1000") in per_round
+        }
+        for peer in peers:
+            out["pragmas"][peer.name] = await peer.pragmas()
+            out["versions"][peer.name] = peer.version
+        out["pragmas"]["taskforce"] = await _taskforce_pragmas(managers[sizes[0]])
     finally:
-        await peer.close()
-    return {"version": peer.version, **summary(times)}
+        for peer in peers:
+            try:
+                await peer.close()
+            except Exception as exc:  # a peer failing to close must not hide the figures
+                errors[peer.name] = f"close failed: {exc}"
+        for sm in managers.values():
+            await sm.close()
+    out["disk_bytes"] = _disk(backend, urls, peers)
+    return out
+
+
+def _bytes(files: list[Path]) -> int:
+    """Bytes of these files, SQLite databases checkpointed first (WAL folded in)."""
+    for path in files:
+        if path.suffix == ".db":
+            conn = sqlite3.connect(path)
+            try:
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                conn.close()
+    parts = [part for path in files for part in [path, *path.parent.glob(path.name + "-*")]]
+    return sum(part.stat().st_size for part in parts)
+
+
+def _disk(backend: str, urls: dict[int, str], peers: list[Peer]) -> dict[str, int]:
+    """Bytes on disk after the same rounds (planner mode), per contender and size."""
+    if backend != "sqlite":
+        return {}
+    out: dict[str, int] = {}
+    for n, url in urls.items():
+        out[f"taskforce@{n}"] = _bytes([Path(url.split("///", 1)[1])])
+    for peer in peers:
+        if "-planner-" in peer.dir.parent.name:
+            files = [p for p in peer.dir.rglob("*") if p.is_file() and "-" not in p.suffix]
+            out[f"{peer.name}@{peer.n}"] = _bytes(files)
+    return out
+
+
+async def _taskforce_pragmas(sm: StateManager) -> dict[str, Any]:
+    from sqlalchemy import text
+
+    async with sm.engine.connect() as conn:
+        if sm.engine.dialect.name == "sqlite":
+            mode = (await conn.execute(text("PRAGMA journal_mode"))).scalar()
+            sync = (await conn.execute(text("PRAGMA synchronous"))).scalar()
+            names = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
+            return {"journal_mode": mode, "synchronous": names.get(sync, sync)}
+        value = (await conn.execute(text("SHOW synchronous_commit"))).scalar()
+        return {"synchronous_commit": value}
+
+
+async def in_memory(rounds: int, sizes: tuple[int, ...]) -> dict[str, Any]:
+    """Unbound PlannerTool vs the origin's dict-list planner (no store on either side)."""
+    contenders: list[Contender] = []
+    for n in sizes:
+        tool_box: dict[str, Any] = {}
+        origin_box: dict[str, OriginPlanner] = {}
+
+        async def tf_prepare(n: int = n, box: dict[str, Any] = tool_box) -> None:
+            box["tool"] = PlannerTool()
+            await box["tool"].execute(action="create_plan", tasks=tasks(n))
+
+        async def tf_op(j: int, n: int = n, box: dict[str, Any] = tool_box) -> float:
+            start = time.perf_counter()
+            result = await box["tool"].execute(action="mark_done", step_index=[j % n + 1])
+            elapsed = time.perf_counter() - start
+            assert result["success"], result
+            return elapsed
+
+        async def origin_prepare(n: int = n, box: dict[str, OriginPlanner] = origin_box) -> None:
+            box["plan"] = OriginPlanner(tasks(n))
+
+        async def origin_op(
+            j: int, n: int = n, box: dict[str, OriginPlanner] = origin_box
+        ) -> float:
+            start = time.perf_counter()
+            result = await box["plan"].execute("mark_done", step_index=j % n + 1)
+            elapsed = time.perf_counter() - start
+            assert result["success"], result
+            return elapsed
+
+        contenders.append(Contender(f"taskforce@{n}", tf_prepare, tf_op))
+        contenders.append(Contender(f"origin@{n}", origin_prepare, origin_op))
+    per_round = await interleave(contenders, rounds, OPS)
+    return {
+        str(n): compare(
+            {k.rsplit("@", 1)[0]: v for k, v in per_round.items() if k.endswith(f"@{n}")},
+            "taskforce",
+        )
+        for n in sizes
+    }
 
 
 async def main() -> dict[str, Any]:
     parser = argparse.ArgumentParser()
     parser.add_argument("workdir", type=Path)
     parser.add_argument("--pg", default=None)
-    parser.add_argument("--samples", type=int, default=60)
+    parser.add_argument("--rounds", type=int, default=None, help="default 60 (quick: 5)")
+    parser.add_argument("--quick", action="store_true", help="few rounds, 10 and 100 steps")
     args = parser.parse_args()
-    workdir: Path = args.workdir
+    rounds = args.rounds or (5 if args.quick else 60)
+    sizes = (10, 100) if args.quick else SIZES
+    workdir: Path = args.workdir / f"planner-{uuid.uuid4().hex[:6]}"
     workdir.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
     out: dict[str, Any] = {
+        "rounds": rounds,
+        "ops_per_round": OPS,
+        "sizes": list(sizes),
         "tool_spec_size_chars": tool_spec_size(PlannerTool()),
-        "in_memory": await in_memory(args.samples),
-        "in_memory_by_size": {str(n): await in_memory_by_size(n, args.samples) for n in SIZES},
-        "durable": {},
-        "peers": {},
+        "in_memory": await in_memory(rounds, (20, 1000) if not args.quick else (20,)),
     }
-    backends = {"sqlite": f"sqlite+aiosqlite:///{workdir / 'planner.db'}"}
-    pg = PgDatabase(args.pg) if args.pg else None
-    if pg is not None:
-        backends["postgresql"] = await pg.create()
-    try:
-        for name, url in backends.items():
-            async with StateManager(url) as sm:
-                out["durable"][name] = {str(n): await durable(sm, n, args.samples) for n in SIZES}
-    finally:
-        if pg is not None:
-            await pg.drop()
-    for peer in PEERS:
+    sqlite_urls = {n: f"sqlite+aiosqlite:///{workdir / f'taskforce-{n}.db'}" for n in sizes}
+    out["durable"] = {"sqlite": await durable("sqlite", sqlite_urls, workdir, None, rounds, sizes)}
+    if args.pg:
+        pg = PgDatabase(args.pg)
+        url = await pg.create()
         try:
-            out["peers"][peer] = {
-                str(n): await peer_commit(peer, workdir, n, args.samples) for n in SIZES
-            }
-        except ImportError as exc:
-            out["peers"][peer] = {"error": f"not installed: {exc}"}
-        except Exception as exc:  # a peer that installs but fails here is reported, not hidden
-            out["peers"][peer] = {"error": f"{type(exc).__name__}: {exc}"}
-    growth: dict[str, Any] = {}
-    for name, rows in [*out["durable"].items(), *out["peers"].items()]:
-        if "error" not in rows:
-            growth[name] = ratio(rows["1000"]["median_ms"], rows["10"]["median_ms"])
-    out["growth_1000_vs_10"] = growth
-    sqlite_rows = out["durable"]["sqlite"]
-    out["taskforce_vs_peer"] = {
-        peer: {n: ratio(sqlite_rows[n]["median_ms"], rows[n]["median_ms"]) for n in map(str, SIZES)}
-        for peer, rows in out["peers"].items()
-        if "error" not in rows
-    }
+            out["durable"]["postgresql"] = await durable(
+                "postgresql", dict.fromkeys(sizes, url), workdir, url, rounds, sizes
+            )
+        finally:
+            await pg.drop()
     return out
 
 

@@ -1,89 +1,184 @@
-"""The peers taskforce is compared with: each persists "the plan changed" in its own way.
+"""The peers taskforce is compared with, each persisting "one step of the plan is done".
 
-* ``json_file``: what the original taskforce did: the whole session state as one JSON
-  file per session, written atomically (temporary file, fsync, rename, fsync of the
-  directory).
-* ``openai_agents``: openai-agents' ``SQLAlchemySession`` on an SQLite file (WAL, its own
-  settings), appending the turn's two conversation items: the ``function_call`` and its
-  ``function_call_output`` (the planner's result: the rendered checklist).
-* ``langgraph``: LangGraph's ``SqliteSaver`` (langgraph-checkpoint-sqlite, WAL), saving a
-  checkpoint whose channel values hold the plan state, as a graph whose state carries the
-  plan does after each node.
+Every peer is timed two ways, interleaved with taskforce (``bench/_interleave.py``):
 
-Each peer is built with :func:`make_peer` and exposes ``async step(plan_state, rendered)``
-(one durable commit) and ``close()``; a peer that is not installed raises ImportError.
+* ``write``: its durable write alone. Whatever it is given (the plan with step j marked
+  done, the rendered checklist) is prepared outside the timed section;
+* ``planner``: the peer with its own natural planner: a list of step dicts, the step's
+  status set, the result built, then the same write, all timed.
+
+The peers:
+
+* ``origin``: the original taskforce, re-described here (none of its code is copied):
+  its PlannerTool keeps ``{"tasks": [{"description", "status"}]}``; ``execute`` dispatches
+  on the action; ``mark_done`` checks
+  the 1-based index, sets the status and answers with the checklist (``[x] 1. ...``);
+  ``get_state`` copies the step dicts; its FileStateManager writes the session state as
+  ``json.dump(state, f, indent=2)`` to ``<session>.json`` opened for writing, in a worker
+  thread (``asyncio.to_thread``), then ``flush`` and one ``os.fsync`` of the file: no
+  temporary file, no rename, no fsync of the directory.
+* ``openai_agents``: openai-agents' ``SQLAlchemySession`` (SQLite file through aiosqlite,
+  or PostgreSQL through asyncpg), appending the turn's two items: the ``function_call``
+  and its ``function_call_output`` (the rendered checklist).
+* ``langgraph``: LangGraph's ``AsyncSqliteSaver.aput``: one checkpoint whose channel
+  values hold the plan state, as a graph whose state carries the plan saves after a node.
+
+SQLite peers run in WAL mode with ``synchronous=FULL`` (set explicitly, then read back
+and reported with :meth:`pragmas`), as taskforce does by default.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
-import sqlite3
+import time
 import uuid
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-PEERS = ("json_file", "openai_agents", "langgraph")
-
-
-class Peer(Protocol):
-    """One durable write per planner action."""
-
-    version: str
-
-    async def step(self, plan_state: dict[str, Any], rendered: str) -> None:
-        """Persist the plan after one action."""
-        ...
-
-    async def close(self) -> None:
-        """Release resources."""
-        ...
+PEERS = ("origin", "openai_agents", "langgraph")
 
 
-class JsonFilePeer:
-    """One JSON file per session, replaced atomically with fsync (the original taskforce)."""
+def tasks(n: int) -> list[str]:
+    """The step texts of an n-step plan (the same for every contender)."""
+    return [f"Step {i}: do the thing number {i} carefully" for i in range(1, n + 1)]
 
-    version = "stdlib json + os.fsync"
+
+class OriginPlanner:
+    """The origin's planner as described in the module docstring (a dict list)."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.tasks = [{"description": text, "status": "PENDING"} for text in texts]
+
+    async def execute(self, action: str, **params: Any) -> dict[str, Any]:
+        if action == "mark_done":
+            return self.mark_done(**params)
+        return {"success": False, "error": f"unknown action {action!r}"}
+
+    def mark_done(self, step_index: int) -> dict[str, Any]:
+        if not isinstance(step_index, int) or not 1 <= step_index <= len(self.tasks):
+            return {"success": False, "error": f"step_index {step_index} is out of range"}
+        self.tasks[step_index - 1]["status"] = "DONE"
+        return {"success": True, "output": self.render()}
+
+    def render(self) -> str:
+        return "\n".join(
+            f"[{'x' if t['status'] == 'DONE' else ' '}] {i}. {t['description']}"
+            for i, t in enumerate(self.tasks, start=1)
+        )
+
+    def get_state(self) -> dict[str, Any]:
+        return {"tasks": [dict(t) for t in self.tasks]}
+
+
+def _write_json(path: Path, state: dict[str, Any]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(state, f, indent=2)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+class Peer:
+    """Base: a fresh plan per round, then ``planner(j)`` or ``write(j)`` timed."""
+
+    name = "peer"
+    version = ""
 
     def __init__(self, directory: Path) -> None:
         self.dir = directory
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.path = self.dir / f"{uuid.uuid4().hex}.json"
-        self.state: dict[str, Any] = {"mission": "bench", "status": "running", "messages": []}
+        self.n = 0
+        self.plan = OriginPlanner([])
 
-    async def step(self, plan_state: dict[str, Any], rendered: str) -> None:
-        self.state["plan"] = plan_state
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:  # noqa: ASYNC230 (blocking, as it was)
-            json.dump(self.state, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        fd = os.open(self.dir, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    async def prepare(self, n: int) -> None:
+        self.n = n
+        self.plan = OriginPlanner(tasks(n))
+        await self.start()
+
+    async def start(self) -> None:
+        """Begin a new session/thread/file for the round (untimed)."""
+
+    async def store(self, plan_state: dict[str, Any], rendered: str) -> None:
+        raise NotImplementedError
+
+    async def planner(self, j: int) -> float:
+        start = time.perf_counter()
+        result = await self.plan.execute("mark_done", step_index=j % self.n + 1)
+        await self.store(self.plan.get_state(), result["output"])
+        return time.perf_counter() - start
+
+    async def write(self, j: int) -> float:
+        result = self.plan.mark_done(j % self.n + 1)
+        state, rendered = self.plan.get_state(), result["output"]
+        start = time.perf_counter()
+        await self.store(state, rendered)
+        return time.perf_counter() - start
+
+    async def pragmas(self) -> dict[str, Any]:
+        return {}
+
+    def disk_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.dir.rglob("*") if p.is_file())
 
     async def close(self) -> None:
         return None
 
 
-class OpenAIAgentsPeer:
-    """openai-agents' SQLAlchemySession: append the call and its output per action."""
+class OriginPeer(Peer):
+    name = "origin"
+    version = "origin format (described in bench/peers.py)"
 
-    def __init__(self, path: Path) -> None:
+    async def start(self) -> None:
+        self.path = self.dir / f"{uuid.uuid4().hex}.json"
+        self.session = {"session_id": self.path.stem, "mission": "bench", "status": "running"}
+
+    async def store(self, plan_state: dict[str, Any], rendered: str) -> None:
+        state = {**self.session, "planner_state": plan_state}
+        await asyncio.to_thread(_write_json, self.path, state)
+
+    async def pragmas(self) -> dict[str, Any]:
+        return {"format": "JSON, indent=2", "fsync": "the file, once", "directory fsync": "none"}
+
+
+async def _sqlite_pragmas(execute: Any) -> dict[str, Any]:
+    out = {}
+    for pragma in ("journal_mode", "synchronous"):
+        out[pragma] = await execute(f"PRAGMA {pragma}")
+    out["synchronous"] = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(
+        out["synchronous"], out["synchronous"]
+    )
+    return out
+
+
+class OpenAIAgentsPeer(Peer):
+    name = "openai_agents"
+
+    def __init__(self, directory: Path, url: str | None = None) -> None:
+        super().__init__(directory)
         from importlib.metadata import version
 
-        from agents.extensions.memory.sqlalchemy_session import SQLAlchemySession
+        from sqlalchemy import event
+        from sqlalchemy.ext.asyncio import create_async_engine
 
         self.version = f"openai-agents {version('openai-agents')}"
-        self.session = SQLAlchemySession.from_url(
-            uuid.uuid4().hex, url=f"sqlite+aiosqlite:///{path}", create_tables=True
-        )
+        self.engine = create_async_engine(url or f"sqlite+aiosqlite:///{directory / 'oa.db'}")
+        if self.engine.dialect.name == "sqlite":
+
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _full(dbapi_connection: Any, _record: Any) -> None:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA synchronous = FULL")  # same durability as taskforce
+                cursor.close()
+
         self.calls = 0
 
-    async def step(self, plan_state: dict[str, Any], rendered: str) -> None:
+    async def start(self) -> None:
+        from agents.extensions.memory.sqlalchemy_session import SQLAlchemySession
+
+        self.session = SQLAlchemySession(uuid.uuid4().hex, engine=self.engine, create_tables=True)
+
+    async def store(self, plan_state: dict[str, Any], rendered: str) -> None:
         self.calls += 1
         call_id = f"call_{self.calls}"
         args = json.dumps({"action": "mark_done", "step_index": [self.calls]})
@@ -94,55 +189,85 @@ class OpenAIAgentsPeer:
             ]  # type: ignore[list-item]
         )
 
+    async def pragmas(self) -> dict[str, Any]:
+        from sqlalchemy import text
+
+        async with self.engine.connect() as conn:
+            if self.engine.dialect.name == "sqlite":
+
+                async def one(sql: str) -> Any:
+                    return (await conn.execute(text(sql))).scalar()
+
+                return await _sqlite_pragmas(one)
+            value = (await conn.execute(text("SHOW synchronous_commit"))).scalar()
+            return {"synchronous_commit": value}
+
     async def close(self) -> None:
-        await self.session.engine.dispose()
+        await self.engine.dispose()
 
 
-class LangGraphPeer:
-    """LangGraph's SqliteSaver: one checkpoint (with the plan in its channel values) per action."""
+class LangGraphPeer(Peer):
+    name = "langgraph"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory)
         from importlib.metadata import version
 
         from langgraph.checkpoint.base import empty_checkpoint
-        from langgraph.checkpoint.sqlite import SqliteSaver
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
         self.version = (
             f"langgraph {version('langgraph')}, "
             f"langgraph-checkpoint-sqlite {version('langgraph-checkpoint-sqlite')}"
         )
         self._empty = empty_checkpoint
-        self.conn = sqlite3.connect(str(path), check_same_thread=False)
-        self.saver = SqliteSaver(self.conn)
-        self.saver.setup()
+        self._saver_class = AsyncSqliteSaver
+        self.conn: Any = None
+
+    async def start(self) -> None:
+        if self.conn is None:
+            import aiosqlite
+
+            self.conn = await aiosqlite.connect(str(self.dir / "langgraph.db"))
+            self.saver = self._saver_class(self.conn)
+            await self.saver.setup()  # journal_mode=WAL
+            await self.conn.execute("PRAGMA synchronous = FULL")
         self.config: dict[str, Any] = {
             "configurable": {"thread_id": uuid.uuid4().hex, "checkpoint_ns": ""}
         }
         self.steps = 0
 
-    async def step(self, plan_state: dict[str, Any], rendered: str) -> None:
+    async def store(self, plan_state: dict[str, Any], rendered: str) -> None:
         self.steps += 1
         checkpoint = self._empty()
         checkpoint["channel_values"] = {"plan": plan_state, "mission": "bench"}
         checkpoint["channel_versions"] = {"plan": self.steps, "mission": 1}
-        self.config = self.saver.put(
+        self.config = await self.saver.aput(
             self.config,  # type: ignore[arg-type]
             checkpoint,
             {"source": "loop", "step": self.steps},
             {"plan": self.steps},
         )
 
+    async def pragmas(self) -> dict[str, Any]:
+        async def one(sql: str) -> Any:
+            async with self.conn.execute(sql) as cursor:
+                row = await cursor.fetchone()
+            return row[0] if row else None
+
+        return await _sqlite_pragmas(one)
+
     async def close(self) -> None:
-        self.conn.close()
+        if self.conn is not None:
+            await self.conn.close()
 
 
-def make_peer(name: str, directory: Path) -> Peer:
-    """Build the peer ``name`` storing under ``directory`` (ImportError if not installed)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    if name == "json_file":
-        return JsonFilePeer(directory / "json-sessions")
+def make_peer(name: str, directory: Path, pg_url: str | None = None) -> Peer:
+    """The peer ``name`` storing under ``directory`` (ImportError if not installed)."""
+    if name == "origin":
+        return OriginPeer(directory / "origin")
     if name == "openai_agents":
-        return OpenAIAgentsPeer(directory / "openai-agents.db")
+        return OpenAIAgentsPeer(directory / "openai-agents", pg_url)
     if name == "langgraph":
-        return LangGraphPeer(directory / "langgraph.db")
+        return LangGraphPeer(directory / "langgraph")
     raise ValueError(name)

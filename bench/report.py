@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.report_planner import planner as _planner
+
 
 def _table(header: list[str], rows: list[list[Any]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -44,76 +46,16 @@ def _machine(r: dict[str, Any]) -> str:
         ],
         ["total time", f"{r.get('total_minutes')} min"],
     ]
-    return _table(["", ""], rows)
-
-
-def _planner(p: dict[str, Any]) -> str:
-    out = ["## Planner actions\n"]
-    if (msg := _failed(p)) is not None:
-        return out[0] + msg
-    mem = p["in_memory"]
-    out.append(
-        f"In memory (no store), {mem['steps']}-step plan: `read_plan` "
-        f"**{mem['read_plan']['median_ms']} ms**, `mark_done` **{mem['mark_done']['median_ms']} "
-        f"ms** (medians of {mem['mark_done']['n']}).\n\n"
-        f"Tool definition the model sees (`tool_spec_size`): **{p['tool_spec_size_chars']} "
-        "characters** (description + compact JSON schema).\n"
-    )
-    out.append(
-        "\n### One action plus its durable commit (`mark_done`, median ms)\n\n"
-        "taskforce: `PlannerTool` bound to a `StateManager` session; the call returns after "
-        "the commit (SQLite: WAL, `synchronous=FULL`). Peers: the same in-memory action, "
-        "then the peer's own durable write of the result (see `bench/peers.py`). "
-        '"in memory" is the action alone, without any store: the planner\'s own share.\n\n'
-    )
-    sizes = ["10", "100", "1000"]
-    rows: list[list[Any]] = [
-        ["in memory (no store)", *(p["in_memory_by_size"][n]["median_ms"] for n in sizes), None]
-    ]
-    growth = p["growth_1000_vs_10"]
-    memory = [p["in_memory_by_size"][n]["median_ms"] for n in sizes]
-    for name, data in p["durable"].items():
-        rows.append(
-            [f"**taskforce, {name}**", *(data[n]["median_ms"] for n in sizes), _x(growth[name])]
-        )
-        share = [round(data[n]["median_ms"] - m, 3) for n, m in zip(sizes, memory, strict=True)]
-        rows.append(
-            [f"of which the store ({name}: durable minus in memory)", *share, _x(_ratio(share))]
-        )
-    labels = {
-        "json_file": "JSON file per session, atomic write + fsync (original taskforce)",
-        "openai_agents": "openai-agents SQLAlchemySession, SQLite (append call + output items)",
-        "langgraph": "LangGraph SqliteSaver (checkpoint holding the plan)",
-    }
-    notes = []
-    for name, data in p["peers"].items():
-        if "error" in data:
-            notes.append(f"- {labels[name]}: **not measured**: {data['error'][:300]}")
-            continue
-        rows.append(
-            [
-                f"{labels[name]} ({data['10']['version']})",
-                *(data[n]["median_ms"] for n in sizes),
-                _x(growth.get(name)),
-            ]
-        )
-        share = [round(data[n]["median_ms"] - m, 3) for n, m in zip(sizes, memory, strict=True)]
-        rows.append([f"of which its write ({name})", *share, _x(_ratio(share))])
-    out.append(_table(["", "10 steps", "100 steps", "1,000 steps", "growth 1,000/10"], rows))
-    if notes:
-        out.append("\n" + "\n".join(notes) + "\n")
-    ratios = p["taskforce_vs_peer"]
-    if ratios:
-        out.append(
-            "\nRatio taskforce (SQLite) / peer, same plan size (below 1: taskforce faster):\n\n"
-        )
-        out.append(
-            _table(
-                ["peer", "10 steps", "100 steps", "1,000 steps"],
-                [[labels[k], *(_x(v[n]) for n in sizes)] for k, v in ratios.items()],
+    for name in ("planner", "concurrency", "agent", "scale", "cli"):
+        section = r.get(name, {})
+        if "loadavg_before" in section:
+            rows.append(
+                [
+                    f"load average during `bench_{name}.py` (before / after)",
+                    f"{section['loadavg_before']} / {section.get('loadavg_after')}",
+                ]
             )
-        )
-    return "".join(out)
+    return _table(["", ""], rows)
 
 
 def _concurrency(c: dict[str, Any]) -> str:
@@ -291,24 +233,13 @@ def _headline(r: dict[str, Any]) -> str:
     items = []
     p = r.get("planner", {})
     if "error" not in p and p:
-        sq = p["durable"]["sqlite"]
-        mem = p["in_memory_by_size"]
-        store = [round(sq[n]["median_ms"] - mem[n]["median_ms"], 2) for n in ("10", "1000")]
-        items.append(
-            f"- durable `mark_done` on SQLite: {sq['10']['median_ms']} ms at 10 steps, "
-            f"{sq['1000']['median_ms']} ms at 1,000 (growth "
-            f"{_x(p['growth_1000_vs_10']['sqlite'])}); the store's share {store[0]} -> "
-            f"{store[1]} ms, the in-memory action's {mem['10']['median_ms']} -> "
-            f"{mem['1000']['median_ms']} ms; in memory at 20 steps: "
-            f"{p['in_memory']['mark_done']['median_ms']} ms"
-        )
-        for peer, data in p["peers"].items():
-            if "error" not in data:
-                items.append(
-                    f"- {peer}: {data['10']['median_ms']} ms at 10 steps, "
-                    f"{data['1000']['median_ms']} ms at 1,000 "
-                    f"(growth {_x(p['growth_1000_vs_10'].get(peer))})"
-                )
+        d = p.get("durable", {}).get("sqlite", {})
+        for n, row in d.get("sizes", {}).items():
+            shown = ", ".join(f"{name} {v['median']:.2f}x" for name, v in row["ratios"].items())
+            items.append(f"- durable `mark_done` on SQLite, {int(n):,} steps, taskforce ÷ {shown}")
+        grow = d.get("growth_1000_vs_10", {}).get("taskforce")
+        if grow:
+            items.append(f"- taskforce growth 1,000 / 10 steps (SQLite): {grow['median']:.2f}x")
     c = r.get("concurrency", {})
     if "error" not in c and c:
         lost = sum(
@@ -363,9 +294,10 @@ def render(r: dict[str, Any]) -> str:
         "# Benchmarks\n\n",
         "_Generated by `bash scripts/bench.sh` (`bench/run_all.py`); do not edit by hand. "
         "Raw figures: `bench/results.json`._\n\n",
-        "Times are medians; the scripts assert nothing about speed (the test suite has no "
-        "timed assertions). Figures from a shared or loaded machine are noisy: compare the "
-        "ratios, and regenerate on a quiet machine with the same single command.\n\n",
+        "The scripts assert nothing about speed (the test suite has no timed assertions). "
+        "Comparisons with peers are interleaved in one process and given as per-round "
+        "ratios (median and interquartile range); absolute times are context only and move "
+        "with the machine's load, stated below.\n\n",
         _machine(r),
         "\n## Headlines\n\n",
         _headline(r),

@@ -32,17 +32,20 @@ def run_script(name: str, args: list[str], timeout: float) -> dict[str, Any]:
     argv = [sys.executable, str(ROOT / "bench" / name), *args]
     print(f"[bench] {name} {' '.join(args)}", file=sys.stderr, flush=True)
     start = time.perf_counter()
+    load = {"loadavg_before": [round(x, 2) for x in os.getloadavg()]}
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f} s"}
+        return {"error": f"timed out after {timeout:.0f} s", **load}
+    load["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
     seconds = round(time.perf_counter() - start, 1)
     print(f"[bench] {name} done in {seconds} s (exit {proc.returncode})", file=sys.stderr)
     lines = [line for line in proc.stdout.splitlines() if line.strip()]
     if proc.returncode != 0 or not lines:
-        return {"error": f"exit {proc.returncode}: {proc.stderr.strip()[-1500:]}"}
+        return {"error": f"exit {proc.returncode}: {proc.stderr.strip()[-1500:]}", **load}
     result: dict[str, Any] = json.loads(lines[-1])
     result["script_seconds"] = seconds
+    result.update(load)
     return result
 
 
@@ -86,7 +89,7 @@ def main() -> None:
     }
     w = str(workdir)
     results["planner"] = run_script(
-        "bench_planner.py", [w, *pg, "--samples", "15" if quick else "60"], 1800
+        "bench_planner.py", [w, *pg, *(["--quick"] if quick else ["--rounds", "60"])], 1800
     )
     results["concurrency"] = run_script(
         "bench_concurrency.py", [w, *pg, "--seconds", "1" if quick else "4"], 1800

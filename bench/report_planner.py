@@ -1,0 +1,145 @@
+"""The planner section of docs/qa/benchmarks.md: interleaved ratios, targets, context."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LABELS = {
+    "origin_write": "origin: its file save alone (indent=2 JSON, to_thread, one file fsync)",
+    "origin_planner": "origin: its dict-list planner + file save",
+    "openai_agents_write": "openai-agents `SQLAlchemySession.add_items` alone",
+    "openai_agents_planner": "openai-agents: dict-list planner + `add_items`",
+    "langgraph_write": "LangGraph `AsyncSqliteSaver.aput` alone",
+    "langgraph_planner": "LangGraph: dict-list planner + `aput`",
+    "origin": "origin: its dict-list planner's `mark_done`",
+}
+
+# (backend or "in_memory", contender, size, limit): the issue's targets, ratio taskforce / it.
+TARGETS: list[tuple[str, str, str, float]] = [
+    *(("sqlite", "openai_agents_write", n, 1.0) for n in ("10", "100", "1000")),
+    *(("sqlite", "origin_planner", n, 1.0) for n in ("10", "100", "1000")),
+    ("sqlite", "langgraph_write", "10", 2.0),
+    ("sqlite", "langgraph_write", "1000", 1.0),
+    ("sqlite", "growth", "1000/10", 1.5),
+    *(("postgresql", "openai_agents_write", n, 1.0) for n in ("10", "100", "1000")),
+    ("postgresql", "growth", "1000/10", 1.5),
+    ("in_memory", "origin", "20", 1.5),
+    ("in_memory", "origin", "1000", 1.5),
+]
+
+
+def table(header: list[str], rows: list[list[Any]]) -> str:
+    """A Markdown table (None shown as a dash)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join("—" if c is None else str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def cell(r: dict[str, Any] | None) -> str | None:
+    """``medianx (q1-q3)`` of a ratio summary."""
+    if r is None:
+        return None
+    return f"**{r['median']:.2f}x** ({r['q1']:.2f}-{r['q3']:.2f})"
+
+
+def _lookup(p: dict[str, Any], where: str, name: str, size: str) -> dict[str, Any] | None:
+    if where == "in_memory":
+        return p.get("in_memory", {}).get(size, {}).get("ratios", {}).get(name)
+    d = p.get("durable", {}).get(where)
+    if d is None or "error" in d:
+        return None
+    if name == "growth":
+        return d.get("growth_1000_vs_10", {}).get("taskforce")
+    return d["sizes"].get(size, {}).get("ratios", {}).get(name)
+
+
+def targets(p: dict[str, Any]) -> str:
+    """Each target of the performance issue, the measured ratio, met or not."""
+    rows = []
+    for where, name, size, limit in TARGETS:
+        r = _lookup(p, where, name, size)
+        if name == "growth":
+            what = "growth 1,000 / 10 steps"
+        else:
+            what = f"÷ {LABELS[name]}, {int(size):,} steps"
+        verdict = None if r is None else ("met" if r["median"] <= limit else "**not met**")
+        rows.append([where, what, f"≤ {limit}x", cell(r) or "not measured", verdict])
+    return table(["", "taskforce", "target", "measured (median, IQR)", ""], rows)
+
+
+def _durable(name: str, d: dict[str, Any]) -> str:
+    if "error" in d:
+        return f"**{name}: failed in this run:** `{d['error'][:800]}`\n"
+    sizes = list(d["sizes"])
+    heads = [f"{int(n):,} steps" for n in sizes]
+    contenders = list(d["sizes"][sizes[0]]["ratios"])
+    out = [f"\n### Durable `mark_done`, {name}: taskforce ÷ peer (below 1: taskforce faster)\n\n"]
+    rows = [
+        [LABELS.get(c, c), *(cell(d["sizes"][n]["ratios"].get(c)) for n in sizes)]
+        for c in contenders
+    ]
+    out.append(table(["taskforce ÷", *heads], rows))
+    out.append("\nGrowth 1,000 / 10 steps, per round (1.0 = flat):\n\n")
+    grow = d.get("growth_1000_vs_10", {})
+    out.append(table(["", "growth"], [[LABELS.get(k, k), cell(v)] for k, v in grow.items()]))
+    out.append("\nContext only: median ms per action over all rounds (not for comparison):\n\n")
+    rows = [
+        [LABELS.get(c, c), *(d["sizes"][n]["median_ms"].get(c) for n in sizes)]
+        for c in ["taskforce", *contenders]
+    ]
+    out.append(table(["", *heads], rows))
+    out.append("\nDurability settings read back from each side's connection:\n\n")
+    out.append(table(["side", "settings"], [[k, v] for k, v in d.get("pragmas", {}).items()]))
+    if d.get("disk_bytes"):
+        out.append(
+            "\nBytes on disk after the same rounds (the planner runs; SQLite files "
+            "checkpointed, WAL folded in; the origin keeps only each session's last state):\n\n"
+        )
+        out.append(table(["", "bytes"], [[k, f"{v:,}"] for k, v in d["disk_bytes"].items()]))
+    if d.get("not_measured"):
+        missing = d["not_measured"].items()
+        out.append("\n" + "".join(f"- {k}: **not measured**: {v}\n" for k, v in missing))
+    if d.get("versions"):
+        out.append("\nPeers: " + "; ".join(sorted(set(d["versions"].values()))) + ".\n")
+    return "".join(out)
+
+
+def planner(p: dict[str, Any]) -> str:
+    """The whole planner section."""
+    if "error" in p:
+        failed = p["error"][:800]
+        return f"## Planner actions\n\n**This benchmark failed in this run:** `{failed}`\n"
+    out = [
+        "## Planner actions (interleaved)\n\n",
+        f"`bench/bench_planner.py`: {p['rounds']} rounds; each round starts every contender on "
+        f"a fresh plan (untimed), then times {p['ops_per_round']} `mark_done` actions per "
+        "contender, taking turns (A B C …, then … C B A). A contender's round figure is the "
+        "median of its actions; a ratio is taken per round (both sides saw the same load) "
+        "and reported as median (interquartile range) over the rounds. Peers are timed two "
+        "ways: their durable write alone (its input prepared outside the timing), and with "
+        "their own natural planner (a list of step dicts; see `bench/peers.py`, which also "
+        "describes the origin's file format exactly). taskforce: `PlannerTool` bound to a "
+        "`StateManager` session, returning after the commit.\n\n",
+        "### Targets\n\n",
+        targets(p),
+    ]
+    for name, d in p.get("durable", {}).items():
+        out.append(_durable(name, d))
+    mem = p.get("in_memory", {})
+    if mem:
+        out.append("\n### In memory: unbound `PlannerTool.mark_done` ÷ the origin's planner\n\n")
+        rows = [
+            [
+                f"{int(n):,} steps",
+                cell(v["ratios"].get("origin")),
+                v["median_ms"].get("taskforce"),
+                v["median_ms"].get("origin"),
+            ]
+            for n, v in mem.items()
+        ]
+        out.append(table(["plan", "taskforce ÷ origin", "taskforce ms", "origin ms"], rows))
+    out.append(
+        f"\nTool definition the model sees (`tool_spec_size`): **{p['tool_spec_size_chars']} "
+        "characters**.\n"
+    )
+    return "".join(out)
