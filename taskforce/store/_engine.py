@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +28,18 @@ _PG_RETRY_STATES = {"40001", "40P01"}  # serialization failure, deadlock detecte
 
 
 def create_engine(url: str) -> AsyncEngine:
-    """An async engine for ``url``; creates the parent directory of an SQLite file."""
+    """An async engine for ``url``; creates the parent directory of an SQLite file.
+
+    SQLite connections go back to the pool without the pool's "rollback on return":
+    every transaction the store opens ends in COMMIT or ROLLBACK before that (see
+    ``_runner``), and on aiosqlite that redundant rollback would cost a thread hop.
+    """
     path = sqlite_path(url)
-    if path not in (None, ":memory:") and not path.startswith("file:"):
+    if path is None:
+        return create_async_engine(url)
+    if path != ":memory:" and not path.startswith("file:"):
         Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    return create_async_engine(url)
+    return create_async_engine(url, pool_reset_on_return=None)
 
 
 def install_sqlite_hooks(engine: AsyncEngine, *, busy_timeout_ms: int, synchronous: str) -> None:
@@ -66,6 +74,10 @@ def is_transient(exc: BaseException) -> bool:
     """True for "database is locked" (SQLite) and serialization/deadlock (PostgreSQL)."""
     seen: BaseException | None = exc
     while seen is not None:
+        if isinstance(seen, sqlite3.OperationalError) and any(
+            marker in str(seen).lower() for marker in _LOCKED
+        ):
+            return True
         if isinstance(seen, DBAPIError):
             orig = seen.orig
             text = str(orig).lower()

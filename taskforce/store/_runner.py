@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -13,8 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taskforce.errors import CommitUncertainError, StateError
 from taskforce.store import _engine, _migrate
+from taskforce.store._tx import BrokenConnection, CoreTx, Tx, run_sqlite
 
 T = TypeVar("T")
+Attempt = Callable[[], Awaitable[tuple[T, bool]]]
 
 
 class Runner:
@@ -76,9 +79,29 @@ class Runner:
     async def transact(
         self, body: Callable[[AsyncConnection], Awaitable[T]], *, write: bool
     ) -> tuple[T, bool]:
-        """Run ``body`` in one transaction, retrying it whole on transient lock errors.
+        """Run an async SQLAlchemy ``body`` in one transaction (see :meth:`_guarded`).
 
         Returns ``(result, cancelled_during_commit)``.
+        """
+        return await self._guarded(lambda: self._sa_attempt(body, write), write)
+
+    async def run_tx(self, body: Callable[[Tx], T], *, write: bool = True) -> tuple[T, bool]:
+        """Run a synchronous :class:`Tx` ``body`` in one transaction, schema checked first.
+
+        SQLite: the whole transaction is one call in the driver's thread (one hop).
+        PostgreSQL: the body runs on SQLAlchemy's synchronous facade of the connection.
+        """
+        await self.ready()
+        if self.dialect == "sqlite":
+            return await self._guarded(lambda: self._sqlite_attempt(body, write), write)
+
+        async def on_core(conn: AsyncConnection) -> T:
+            return await conn.run_sync(lambda sync_conn: body(CoreTx(sync_conn)))
+
+        return await self._guarded(lambda: self._sa_attempt(on_core, write), write)
+
+    async def _guarded(self, attempt: Attempt[T], write: bool) -> tuple[T, bool]:
+        """Retry ``attempt`` on transient lock errors; on SQLite, shielded to its end.
 
         On SQLite the transaction, once begun, runs to its end shielded from cancellation
         (which then takes effect): aiosqlite cannot abandon a connection mid-statement
@@ -87,10 +110,10 @@ class Runner:
         the commit itself is shielded (see :meth:`commit`).
         """
         if self.dialect != "sqlite":
-            return await self._transact(body, write=write)
+            return await self._retrying(attempt, write)
         lock = self._lock if write or self.memory else None  # one SQLite writer per process
         async with lock or contextlib.nullcontext():
-            task = asyncio.ensure_future(self._transact(body, write=write))
+            task = asyncio.ensure_future(self._retrying(attempt, write))
             cancelled = False
             while not task.done():
                 try:
@@ -104,45 +127,66 @@ class Runner:
             result, late = task.result()
             return result, cancelled or late
 
-    async def _transact(
-        self, body: Callable[[AsyncConnection], Awaitable[T]], *, write: bool
+    async def _sqlite_attempt(self, body: Callable[[Tx], T], write: bool) -> tuple[T, bool]:
+        async with self.engine.connect() as conn:
+            driver: Any = (await conn.get_raw_connection()).driver_connection  # aiosqlite
+            try:
+                # aiosqlite's own queue: the callable runs in the connection's thread.
+                result: T = await driver._execute(run_sqlite, driver._conn, body, write)
+            except BrokenConnection:
+                await conn.invalidate()
+                raise
+        return result, False
+
+    async def _sa_attempt(
+        self, body: Callable[[AsyncConnection], Awaitable[T]], write: bool
     ) -> tuple[T, bool]:
+        committed = False
         try:
-            async for attempt in _engine.retrying(self._retry_seconds):
-                with attempt:
-                    committed = False
-                    try:
-                        async with self.connect(write=write) as conn:
-                            result = await body(conn)
-                            cancelled = await self.commit(conn)
-                            committed = True
-                    except asyncio.CancelledError:
-                        if not committed:
-                            raise  # nothing was committed: the transaction rolls back
-                        cancelled = True  # cancelled while releasing the connection
-                    if cancelled and not write:
-                        raise asyncio.CancelledError
-                    return result, cancelled
-        except DBAPIError as exc:
+            async with self.connect(write=write) as conn:
+                result = await body(conn)
+                cancelled = await self.commit(conn)
+                committed = True
+        except asyncio.CancelledError:
+            if not committed:
+                raise  # nothing was committed: the transaction rolls back
+            cancelled = True  # cancelled while releasing the connection
+        if cancelled and not write:
+            raise asyncio.CancelledError
+        return result, cancelled
+
+    async def _retrying(self, attempt: Attempt[T], write: bool) -> tuple[T, bool]:
+        try:
+            async for retry in _engine.retrying(self._retry_seconds):
+                with retry:
+                    return await attempt()
+        except (DBAPIError, sqlite3.Error) as exc:
+            orig = exc.orig if isinstance(exc, DBAPIError) else exc
             if _engine.is_transient(exc):
                 raise StateError(
-                    f"database {self.url} stayed locked for {self._retry_seconds}s: {exc.orig}"
+                    f"database {self.url} stayed locked for {self._retry_seconds}s: {orig}"
                 ) from exc
-            detail = " ".join(str(exc.orig).split())[:300]
+            detail = " ".join(str(orig).split())[:300]
             raise StateError(f"database {self.url} failed: {detail}") from exc
+        except BrokenConnection as exc:
+            raise StateError(f"database {self.url} failed: {exc}") from exc
         except OSError as exc:
             raise StateError(f"cannot open database {self.url}: {exc}") from exc
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def run(
-        self, body: Callable[[AsyncConnection], Awaitable[T]], *, write: bool = True
-    ) -> tuple[T, bool]:
-        """Like :meth:`transact`, after making sure the schema is at the head revision."""
+    async def ready(self) -> None:
+        """Make sure the schema is at the head revision (once per runner)."""
         if not self._ready:
             async with self._ready_lock:
                 if not self._ready:
                     await self.migrate(None)
                     self._ready = True
+
+    async def run(
+        self, body: Callable[[AsyncConnection], Awaitable[T]], *, write: bool = True
+    ) -> tuple[T, bool]:
+        """Like :meth:`transact`, after making sure the schema is at the head revision."""
+        await self.ready()
         return await self.transact(body, write=write)
 
     async def migrate(self, action: Callable[[Any], None] | None) -> None:

@@ -1,8 +1,12 @@
-"""The read-modify-write transaction bodies: save a state, append messages and events.
+"""The read-modify-write transaction bodies: save a state, append messages, delete.
 
-Each function runs inside a transaction that already holds the write lock (SQLite
-``BEGIN IMMEDIATE``) or takes the session row lock (PostgreSQL ``SELECT ... FOR UPDATE``).
-Plan steps are written as a diff: one changed step is one row written.
+Each body is a synchronous function of a :class:`~taskforce.store._tx.Tx` (one
+transaction; see ``_tx`` for how it runs). A save whose base version is known (the
+manager's cache of the session's last write) bumps the session row with
+``UPDATE ... WHERE version = ? AND token = ?`` first: one changed row means nothing was
+written since, so the cached steps are the stored ones and the plan is written as a diff
+against them. Any other case reads the row (locking it on PostgreSQL; SQLite's
+``BEGIN IMMEDIATE`` already holds the write lock). One changed step is one row written.
 """
 
 from __future__ import annotations
@@ -14,104 +18,112 @@ from typing import Any
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from taskforce.errors import SessionNotFoundError, StaleStateError
 from taskforce.store import _schema as t
 from taskforce.store._codec import EncodedState, Memo, StepRow, dumps
 from taskforce.store._history import diff_steps, encode_event
+from taskforce.store._tx import Tx
 
+Cached = tuple[str, int, tuple[StepRow, ...], Memo]  # token, version, steps, memo
 
-async def lock_session(conn: AsyncConnection, session_id: str, now: float) -> tuple[int, str]:
-    """Lock the session row, creating a placeholder (version 0) if missing.
-
-    The placeholder never outlives the transaction as version 0: the caller either raises
-    (rollback) or sets version >= 1. Concurrent first writers on PostgreSQL block on the
-    primary key, then find the winner's row. Returns ``(version, token)``.
-    """
-    dialect = sqlite_insert if conn.dialect.name == "sqlite" else pg_insert
-    await conn.execute(
-        dialect(t.sessions)
-        .values(
-            session_id=session_id,
-            version=0,
-            token=secrets.token_hex(16),
-            steps_done=0,
-            steps_total=0,
-            created_at=now,
-            updated_at=now,
-            data="{}",
-        )
-        .on_conflict_do_nothing(index_elements=["session_id"])
+_s, _st = t.sessions.c, t.steps.c
+_ROW: dict[str, Any] = {
+    name: bindparam(f"b_{name}")
+    for name in ("title", "status", "steps_done", "steps_total", "updated_at", "data", "plan_meta")
+}
+BUMP = (
+    update(t.sessions)
+    .where(
+        _s.session_id == bindparam("b_sid"),
+        _s.version == bindparam("b_old"),
+        _s.token == bindparam("b_token"),
     )
-    query = select(t.sessions.c.version, t.sessions.c.token).where(
-        t.sessions.c.session_id == session_id
-    )
-    row = (await conn.execute(query.with_for_update())).one()
-    return int(row.version), str(row.token)
+    .values(version=bindparam("b_new"), **_ROW)
+)
+READ = select(_s.version, _s.token).where(_s.session_id == bindparam("b_sid")).with_for_update()
+_CREATE_VALUES = {
+    "session_id": bindparam("b_sid"),
+    "version": bindparam("b_new"),
+    "token": bindparam("b_token"),
+    "created_at": bindparam("b_updated_at"),
+    **_ROW,
+}
+CREATE = {
+    "sqlite": sqlite_insert(t.sessions).values(_CREATE_VALUES).on_conflict_do_nothing(),
+    "postgresql": pg_insert(t.sessions).values(_CREATE_VALUES).on_conflict_do_nothing(),
+}
+STEPS = (
+    select(_st.step_id, _st.position, _st.status, _st.body)
+    .where(_st.session_id == bindparam("b_sid"))
+    .order_by(_st.position)
+)
+_STEP_VALUES: dict[str, Any] = {
+    "position": bindparam("b_position"),
+    "status": bindparam("b_status"),
+    "body": bindparam("b_body"),
+}
+STEP_INSERT = insert(t.steps).values(
+    session_id=bindparam("b_sid"), step_id=bindparam("b_step_id"), **_STEP_VALUES
+)
+STEP_UPDATE = (
+    update(t.steps)
+    .where(_st.session_id == bindparam("b_sid"), _st.step_id == bindparam("b_step_id"))
+    .values(**_STEP_VALUES)
+)
+STEP_DELETE = delete(t.steps).where(
+    _st.session_id == bindparam("b_sid"), _st.step_id == bindparam("b_step_id")
+)
+MESSAGE_INSERT = insert(t.messages).values(
+    session_id=bindparam("b_sid"), created_at=bindparam("b_created_at"), body=bindparam("b_body")
+)
+HISTORY_INSERT = insert(t.history).values(
+    session_id=bindparam("b_sid"),
+    version=bindparam("b_version"),
+    kind=bindparam("b_kind"),
+    step_id=bindparam("b_step_id"),
+    created_at=bindparam("b_created_at"),
+    body=bindparam("b_body"),
+)
+EXISTING = (
+    select(_s.version).where(_s.session_id == bindparam("b_sid"), _s.version > 0).with_for_update()
+)
+DELETES = [
+    delete(table).where(table.c.session_id == bindparam("b_sid"))
+    for table in (t.history, t.messages, t.steps, t.sessions)
+]
 
 
-async def read_steps(conn: AsyncConnection, session_id: str) -> tuple[StepRow, ...]:
+def read_steps(tx: Tx, session_id: str) -> tuple[StepRow, ...]:
     """All stored steps of a session, in plan order."""
-    query = (
-        select(t.steps.c.step_id, t.steps.c.position, t.steps.c.status, t.steps.c.body)
-        .where(t.steps.c.session_id == session_id)
-        .order_by(t.steps.c.position)
-    )
-    result = await conn.execute(query)
-    return tuple(StepRow(r.step_id, r.position, r.status, r.body) for r in result)
+    return tuple(StepRow(*row) for row in tx.rows(STEPS, {"b_sid": session_id}))
 
 
-async def write_steps(
-    conn: AsyncConnection, session_id: str, old: Sequence[StepRow], new: Sequence[StepRow]
-) -> None:
-    """Write only the difference between two step lists (inserts, updates, deletes)."""
+def write_steps(tx: Tx, session_id: str, old: Sequence[StepRow], new: Sequence[StepRow]) -> None:
+    """Write only the difference between two step lists (deletes, inserts, updates)."""
     before = {row.step_id: row for row in old}
     after = {row.step_id for row in new}
-    gone = [row.step_id for row in old if row.step_id not in after]
-    added = [row for row in new if row.step_id not in before]
-    changed = [
-        r
-        for r in new
-        if (old_row := before.get(r.step_id)) is not None and old_row is not r and old_row != r
-    ]
-    if gone:
-        await conn.execute(
-            delete(t.steps).where(t.steps.c.session_id == session_id, t.steps.c.step_id.in_(gone))
-        )
-    if added:
-        await conn.execute(
-            insert(t.steps),
-            [
-                {
-                    "session_id": session_id,
-                    "step_id": r.step_id,
-                    "position": r.position,
-                    "status": r.status,
-                    "body": r.body,
-                }
-                for r in added
-            ],
-        )
-    if changed:
-        statement = (
-            update(t.steps)
-            .where(t.steps.c.session_id == session_id, t.steps.c.step_id == bindparam("b_id"))
-            .values(
-                position=bindparam("b_pos"), status=bindparam("b_status"), body=bindparam("b_body")
-            )
-        )
-        await conn.execute(
-            statement,
-            [
-                {"b_id": r.step_id, "b_pos": r.position, "b_status": r.status, "b_body": r.body}
-                for r in changed
-            ],
-        )
+    gone = [{"b_sid": session_id, "b_step_id": r.step_id} for r in old if r.step_id not in after]
+    added: list[dict[str, Any]] = []
+    changed: list[dict[str, Any]] = []
+    for r in new:
+        prev = before.get(r.step_id)
+        if prev is None or (prev is not r and prev != r):
+            values = {
+                "b_sid": session_id,
+                "b_step_id": r.step_id,
+                "b_position": r.position,
+                "b_status": r.status,
+                "b_body": r.body,
+            }
+            (added if prev is None else changed).append(values)
+    tx.run(STEP_DELETE, gone)
+    tx.run(STEP_INSERT, added)
+    tx.run(STEP_UPDATE, changed)
 
 
-async def append_rows(
-    conn: AsyncConnection,
+def append_rows(
+    tx: Tx,
     session_id: str,
     version: int,
     now: float,
@@ -119,34 +131,31 @@ async def append_rows(
     events: Sequence[dict[str, Any]],
 ) -> None:
     """Append encoded messages and history events (already checked) to the logs."""
-    if messages:
-        await conn.execute(
-            insert(t.messages),
-            [{"session_id": session_id, "created_at": now, "body": m} for m in messages],
+    tx.run(
+        MESSAGE_INSERT, [{"b_sid": session_id, "b_created_at": now, "b_body": m} for m in messages]
+    )
+    rows = []
+    for event in events:
+        kind, step_id, body = encode_event(event)
+        rows.append(
+            {
+                "b_sid": session_id,
+                "b_version": version,
+                "b_kind": kind,
+                "b_step_id": step_id,
+                "b_created_at": now,
+                "b_body": dumps(body, "event"),
+            }
         )
-    if events:
-        rows = []
-        for event in events:
-            kind, step_id, body = encode_event(event)
-            rows.append(
-                {
-                    "session_id": session_id,
-                    "version": version,
-                    "kind": kind,
-                    "step_id": step_id,
-                    "created_at": now,
-                    "body": dumps(body, "event"),
-                }
-            )
-        await conn.execute(insert(t.history), rows)
+    tx.run(HISTORY_INSERT, rows)
 
 
-async def save(
-    conn: AsyncConnection,
+def save(
+    tx: Tx,
     session_id: str,
     state: EncodedState,
     expected: int | None,
-    cached: tuple[str, int, tuple[StepRow, ...], Memo] | None,
+    cached: Cached | None,
     now: float,
     messages: Sequence[str],
     events: Sequence[dict[str, Any]],
@@ -158,47 +167,66 @@ async def save(
     Raises:
         StaleStateError: ``expected`` differs from the stored version (0 means "new").
     """
-    version, token = await lock_session(conn, session_id, now)
-    if expected is not None and expected != version:
-        raise StaleStateError(session_id, expected, version or None)
-    if version == 0:
-        old: tuple[StepRow, ...] = ()
-    elif cached is not None and cached[:2] == (token, version):
-        old = cached[2]
-    else:
-        old = await read_steps(conn, session_id)
-    await write_steps(conn, session_id, old, state.steps)
-    new_version = version + 1
-    result = await conn.execute(
-        update(t.sessions)
-        .where(t.sessions.c.session_id == session_id, t.sessions.c.version == version)
-        .values(
-            version=new_version,
-            title=state.title,
-            status=state.status,
-            steps_done=state.steps_done,
-            steps_total=len(state.steps),
-            updated_at=now,
-            data=state.data,
-            plan_meta=state.plan_meta,
-        )
-    )
-    if result.rowcount != 1:  # cannot happen while the row is locked; never write blind
-        raise StaleStateError(session_id, expected, None)
+    row = {
+        "b_sid": session_id,
+        "b_title": state.title,
+        "b_status": state.status,
+        "b_steps_done": state.steps_done,
+        "b_steps_total": len(state.steps),
+        "b_updated_at": now,
+        "b_data": state.data,
+        "b_plan_meta": state.plan_meta,
+    }
+    old: tuple[StepRow, ...] | None = None
+    if cached is not None and expected in (None, cached[1]) and cached[1] > 0:
+        token, version = cached[0], cached[1]
+        if tx.run(BUMP, {**row, "b_old": version, "b_token": token, "b_new": version + 1}) == 1:
+            old = cached[2]
+    if old is None:
+        version, token, old = _bump_slowly(tx, row, expected, cached)
     explained = frozenset(
         e["step_id"] for e in events if isinstance(e.get("step_id"), str) and e.get("to_status")
     )
+    write_steps(tx, session_id, old, state.steps)
     derived = diff_steps(old, state.steps, explained)
-    await append_rows(conn, session_id, new_version, now, messages, [*derived, *events])
-    return new_version, token
+    append_rows(tx, session_id, version + 1, now, messages, [*derived, *events])
+    return version + 1, token
 
 
-async def require_session(conn: AsyncConnection, session_id: str) -> int:
-    """The version of an existing session (locked for update), else SessionNotFoundError."""
-    query = select(t.sessions.c.version).where(
-        t.sessions.c.session_id == session_id, t.sessions.c.version > 0
-    )
-    version = (await conn.execute(query.with_for_update())).scalar_one_or_none()
-    if version is None:
+def _bump_slowly(
+    tx: Tx, row: dict[str, Any], expected: int | None, cached: Cached | None
+) -> tuple[int, str, tuple[StepRow, ...]]:
+    """Read (and lock) the session row, create or bump it: ``(old version, token, steps)``."""
+    session_id = row["b_sid"]
+    found = tx.rows(READ, {"b_sid": session_id})
+    if not found:
+        if expected not in (None, 0):
+            raise StaleStateError(session_id, expected, None)
+        token = secrets.token_hex(16)
+        if tx.run(CREATE[tx.dialect], {**row, "b_token": token, "b_new": 1}) == 1:
+            return 0, token, ()
+        found = tx.rows(READ, {"b_sid": session_id})  # a concurrent first writer won
+    version, token = int(found[0][0]), str(found[0][1])
+    if expected is not None and expected != version:
+        raise StaleStateError(session_id, expected, version)
+    if cached is not None and cached[:2] == (token, version):
+        old = cached[2]
+    else:
+        old = read_steps(tx, session_id)
+    if tx.run(BUMP, {**row, "b_old": version, "b_token": token, "b_new": version + 1}) != 1:
+        raise StaleStateError(session_id, expected, None)  # cannot happen under the lock
+    return version, token, old
+
+
+def append(tx: Tx, session_id: str, now: float, messages: Sequence[str]) -> None:
+    """Append messages to an existing session (locked), else SessionNotFoundError."""
+    found = tx.rows(EXISTING, {"b_sid": session_id})
+    if not found:
         raise SessionNotFoundError(f"no session {session_id!r}; save a state for it first")
-    return int(version)
+    append_rows(tx, session_id, int(found[0][0]), now, messages, ())
+
+
+def remove(tx: Tx, session_id: str) -> bool:
+    """Delete a session with its steps, messages and history; True if it existed."""
+    changed = [tx.run(statement, {"b_sid": session_id}) for statement in DELETES]
+    return changed[-1] > 0

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from sqlalchemy import delete, literal_column, select
+from sqlalchemy import bindparam, literal_column, select
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -17,7 +17,6 @@ from taskforce.errors import ConfigurationError, UserError
 from taskforce.store import _engine, _logs, _migrate, _write
 from taskforce.store import _schema as t
 from taskforce.store._codec import (
-    Memo,
     StepRow,
     check_size,
     decode_state,
@@ -34,10 +33,15 @@ from taskforce.store._config import (
 )
 from taskforce.store._history import encode_event
 from taskforce.store._runner import Runner
+from taskforce.store._tx import Tx
 from taskforce.store._types import SUMMARY_COLUMNS, HistoryEntry, SessionSummary, summary_from_row
+from taskforce.store._write import Cached
 
 T = TypeVar("T")
-Cached = tuple[str, int, tuple[StepRow, ...], Memo]  # token, version, steps, memo
+_c = t.sessions.c
+_LOAD = select(_c.version, _c.token, _c.data, _c.plan_meta).where(
+    _c.session_id == bindparam("b_sid"), _c.version > 0
+)
 
 
 class StateManager:
@@ -173,13 +177,13 @@ class StateManager:
         check_size(size, self._limit, f"save of session {session_id!r}")
         now = time.time()
 
-        async def body(conn: AsyncConnection) -> tuple[int, str]:
-            return await _write.save(
-                conn, session_id, encoded, expected_version, cached, now, message_rows, event_list
+        def body(tx: Tx) -> tuple[int, str]:
+            return _write.save(
+                tx, session_id, encoded, expected_version, cached, now, message_rows, event_list
             )
 
         try:
-            (version, token), cancelled = await self._db.run(body)
+            (version, token), cancelled = await self._db.run_tx(body)
         except BaseException:
             self._remember(session_id, None)
             raise
@@ -199,38 +203,26 @@ class StateManager:
         """
         validate_session_id(session_id)
 
-        async def body(conn: AsyncConnection) -> tuple[Any, tuple[StepRow, ...]]:
-            query = select(t.sessions).where(
-                t.sessions.c.session_id == session_id, t.sessions.c.version > 0
-            )
-            row = (await conn.execute(query)).one_or_none()
-            steps = await _write.read_steps(conn, session_id) if row is not None else ()
-            return row, steps
+        def body(tx: Tx) -> tuple[Any, tuple[StepRow, ...]]:
+            found = tx.rows(_LOAD, {"b_sid": session_id})
+            steps = _write.read_steps(tx, session_id) if found else ()
+            return (found[0] if found else None), steps
 
-        (row, steps), _ = await self._db.run(body, write=False)
+        (row, steps), _ = await self._db.run_tx(body, write=False)
         if row is None:
             return None
-        state = decode_state(
-            session_id, row.data, row.plan_meta, (s.body for s in steps), row.version
-        )
-        tasks = state["plan"]["tasks"] if row.plan_meta is not None else []
-        self._remember(session_id, (row.token, row.version, steps, make_memo(tasks, steps)))
+        version, token, data, plan_meta = row
+        state = decode_state(session_id, data, plan_meta, (s.body for s in steps), version)
+        tasks = state["plan"]["tasks"] if plan_meta is not None else []
+        self._remember(session_id, (token, version, steps, make_memo(tasks, steps)))
         return state
 
     async def delete_state(self, session_id: str) -> bool:
         """Delete a session with its steps, messages and history; True if it existed."""
         validate_session_id(session_id)
 
-        async def body(conn: AsyncConnection) -> bool:
-            for table in (t.history, t.messages, t.steps):
-                await conn.execute(delete(table).where(table.c.session_id == session_id))
-            result = await conn.execute(
-                delete(t.sessions).where(t.sessions.c.session_id == session_id)
-            )
-            return bool(result.rowcount)
-
         self._remember(session_id, None)
-        existed, cancelled = await self._db.run(body)
+        existed, cancelled = await self._db.run_tx(lambda tx: _write.remove(tx, session_id))
         if cancelled:
             raise asyncio.CancelledError(f"taskforce: session {session_id!r} was deleted")
         return existed
@@ -288,11 +280,8 @@ class StateManager:
         if not rows:
             return
 
-        async def body(conn: AsyncConnection) -> None:
-            version = await _write.require_session(conn, session_id)
-            await _write.append_rows(conn, session_id, version, time.time(), rows, ())
-
-        _, cancelled = await self._db.run(body)
+        now = time.time()
+        _, cancelled = await self._db.run_tx(lambda tx: _write.append(tx, session_id, now, rows))
         if cancelled:
             raise asyncio.CancelledError(f"taskforce: messages for {session_id!r} were committed")
 

@@ -2,37 +2,57 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import text
 
 from taskforce.store import StateManager
 from tests.store.conftest import Backend, make_state
 
-_WRITE = re.compile(r"^\s*(INSERT INTO|UPDATE|DELETE FROM)\s+\"?(\w+)", re.IGNORECASE)
+_TABLES = ("tf_sessions", "tf_steps", "tf_messages", "tf_history")
+_PG_FUNCTION = """CREATE OR REPLACE FUNCTION test_count_row() RETURNS trigger LANGUAGE plpgsql
+AS $$ BEGIN INSERT INTO test_row_counts VALUES (TG_OP || ' ' || TG_TABLE_NAME); RETURN NULL;
+END $$"""
 
 
-@contextmanager
-def count_rows(sm: StateManager) -> Iterator[Counter[str]]:
-    """Rows written per (verb, table), from SQLAlchemy's cursor events."""
+@asynccontextmanager
+async def count_rows(sm: StateManager) -> AsyncIterator[Counter[str]]:
+    """Rows written per (verb, table) meanwhile, counted by the database's own triggers.
+
+    Triggers count what reached the tables whatever path the store takes to them (the
+    SQLite write path runs raw in the driver's thread, past SQLAlchemy's events).
+    """
     rows: Counter[str] = Counter()
-
-    def after(conn: Any, cursor: Any, statement: str, params: Any, ctx: Any, many: bool) -> None:
-        match = _WRITE.match(statement)
-        if match:
-            verb, table = match.group(1).split()[0].upper(), match.group(2)
-            rows[f"{verb} {table}"] += max(cursor.rowcount, 0) if not many else len(params)
-
-    event.listen(sm.engine.sync_engine, "after_cursor_execute", after)
+    pg = sm.engine.dialect.name == "postgresql"
+    create, drop = ["CREATE TABLE test_row_counts (op TEXT)"], ["DROP TABLE test_row_counts"]
+    if pg:
+        create.append(_PG_FUNCTION)
+        drop.append("DROP FUNCTION test_count_row()")
+    for table in _TABLES:
+        for verb in ("INSERT", "UPDATE", "DELETE"):
+            name = f"test_count_{table}_{verb.lower()}"
+            action = (
+                "FOR EACH ROW EXECUTE FUNCTION test_count_row()"
+                if pg
+                else f"BEGIN INSERT INTO test_row_counts VALUES ('{verb} {table}'); END"
+            )
+            create.append(f"CREATE TRIGGER {name} AFTER {verb} ON {table} {action}")
+            drop.insert(0, f"DROP TRIGGER {name}" + (f" ON {table}" if pg else ""))
+    async with sm.engine.begin() as conn:
+        for sql in create:
+            await conn.execute(text(sql))
     try:
         yield rows
+        async with sm.engine.begin() as conn:
+            found = await conn.execute(text("SELECT op FROM test_row_counts"))
+            rows.update(op for (op,) in found)
     finally:
-        event.remove(sm.engine.sync_engine, "after_cursor_execute", after)
+        async with sm.engine.begin() as conn:
+            for sql in drop:
+                await conn.execute(text(sql))
 
 
 def step_rows(rows: Counter[str]) -> int:
@@ -47,7 +67,7 @@ async def test_marking_one_step_done_writes_one_step_row(backend: Backend, size:
     assert state is not None
     for index in (0, size // 2, size - 1):
         state["plan"]["tasks"][index]["status"] = "DONE"
-        with count_rows(sm) as rows:
+        async with count_rows(sm) as rows:
             state["version"] = await sm.save_state("big", state)
         assert step_rows(rows) == 1, rows
         assert rows["UPDATE tf_sessions"] == 1
@@ -60,7 +80,7 @@ async def test_marking_one_step_done_writes_one_step_row(backend: Backend, size:
     fresh["version"] = await other.save_state("big", fresh)
     fresh["plan"]["tasks"][2]["status"] = "SKIPPED"
     if backend.shared:
-        with count_rows(sm) as rows:
+        async with count_rows(sm) as rows:
             await sm.save_state("big", fresh)  # sm's cache is stale: it reads, then diffs
         assert step_rows(rows) == 1, rows
     final = await sm.load_state("big")
@@ -74,13 +94,13 @@ async def test_adding_and_removing_a_step_touch_only_what_changed(sm: StateManag
     state = await sm.load_state("p")
     assert state is not None
     state["plan"]["tasks"].append({"id": "s101", "description": "new", "status": "PENDING"})
-    with count_rows(sm) as rows:
+    async with count_rows(sm) as rows:
         state["version"] = await sm.save_state("p", state)
     assert step_rows(rows) == 1
     del state["plan"]["tasks"][-1]
-    with count_rows(sm) as rows:
+    async with count_rows(sm) as rows:
         state["version"] = await sm.save_state("p", state)
     assert step_rows(rows) == 1
-    with count_rows(sm) as rows:
+    async with count_rows(sm) as rows:
         await sm.save_state("p", state)  # nothing changed in the plan
     assert step_rows(rows) == 0
