@@ -8,6 +8,10 @@ Two workloads, each worker a separate process with its own ``StateManager``:
   (``update_plan`` rewording one step of a 10-step plan: one action + one commit);
 * ``shared``: every process increments a counter in ONE session: load, +1, save with the
   version it read; a ``StaleStateError`` (another process won) is retried.
+* ``planner``: every process edits the plan of ONE session through its own bound
+  ``PlannerTool`` (``update_plan`` rewording a step of its own, so no change is invalid
+  on the fresh plan): the latency of each call (p50, p99) and how many calls came back to
+  the model as a ``conflict`` (a retry inside the planner turns those into successes).
 
 Afterwards the database is checked: for ``own`` each session's version equals 1 + the
 commits its worker reported, for ``shared`` the counter equals the sum of all reported
@@ -41,9 +45,12 @@ async def worker(url: str, mode: str, session_id: str, seconds: float) -> dict[s
     """One process: set up, say ready, wait for "go" on stdin, commit for `seconds`."""
     commits = conflicts = 0
     errors: list[str] = []
+    latencies: list[float] = []
     async with StateManager(url) as sm:
-        tool = PlannerTool(state_manager=sm, session_id=session_id)
-        if mode == "own":
+        tool = PlannerTool(state_manager=sm, session_id=session_id.split("#")[0])
+        if mode == "planner":
+            await tool.execute(action="read_plan")
+        elif mode == "own":
             result = await tool.execute(action="create_plan", tasks=[f"t{i}" for i in range(10)])
             assert result["success"], result
         else:
@@ -53,7 +60,20 @@ async def worker(url: str, mode: str, session_id: str, seconds: float) -> dict[s
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
             try:
-                if mode == "own":
+                if mode == "planner":
+                    k = worker_index(session_id) + 1 + 8 * (commits % 10)
+                    began = time.perf_counter()
+                    result = await tool.execute(
+                        action="update_plan", step_index=[k], text=f"t{k} rev {commits}"
+                    )
+                    latencies.append(time.perf_counter() - began)
+                    if result.get("error_type") == "conflict":
+                        conflicts += 1
+                        continue
+                    if not result["success"]:
+                        errors.append(result["error"])
+                        continue
+                elif mode == "own":
                     k = commits % 10 + 1
                     result = await tool.execute(
                         action="update_plan", step_index=[k], text=f"t{k} rev {commits}"
@@ -71,12 +91,21 @@ async def worker(url: str, mode: str, session_id: str, seconds: float) -> dict[s
                 conflicts += 1
             except Exception as exc:
                 errors.append(f"{type(exc).__name__}: {exc}"[:300])
-    return {"commits": commits, "conflicts": conflicts, "errors": errors}
+    return {"commits": commits, "conflicts": conflicts, "errors": errors, "latencies": latencies}
+
+
+def worker_index(session_id: str) -> int:
+    """The worker number carried in a ``planner`` session id (``sid#w``); 0 otherwise."""
+    return int(session_id.rsplit("#", 1)[1]) if "#" in session_id else 0
 
 
 async def check(url: str, mode: str, sessions: list[str], reported: list[int]) -> int:
     """Lost updates: commits reported by workers but missing from the database."""
     async with StateManager(url) as sm:
+        if mode == "planner":
+            state = await sm.load_state(sessions[0])
+            assert state is not None
+            return sum(reported) - (state["version"] - 1)  # version 1: the plan created
         if mode == "own":
             lost = 0
             for sid, n in zip(sessions, reported, strict=True):
@@ -93,6 +122,12 @@ async def measure(url: str, mode: str, processes: int, seconds: float) -> dict[s
     tag = uuid.uuid4().hex[:8]
     if mode == "own":
         sessions = [f"own-{tag}-{i}" for i in range(processes)]
+    elif mode == "planner":
+        shared = f"planner-{tag}"
+        async with StateManager(url) as sm:
+            tool = PlannerTool(state_manager=sm, session_id=shared)
+            await tool.execute(action="create_plan", tasks=[f"t{i}" for i in range(1, 81)])
+        sessions = [f"{shared}#{i}" for i in range(processes)]
     else:
         sessions = [f"shared-{tag}"] * processes
         async with StateManager(url) as sm:
@@ -104,6 +139,8 @@ async def measure(url: str, mode: str, processes: int, seconds: float) -> dict[s
         )
         for sid in sessions
     ]
+    if mode == "planner":
+        sessions = [shared]
     for proc in procs:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -119,7 +156,19 @@ async def measure(url: str, mode: str, processes: int, seconds: float) -> dict[s
     commits = [r["commits"] for r in results]
     lost = await check(url, mode, sessions if mode == "own" else sessions[:1], commits)
     errors = [e for r in results for e in r["errors"]]
+    latencies = sorted(x for r in results for x in r["latencies"])
+    extra: dict[str, Any] = {}
+    if latencies:
+        extra = {
+            "calls": len(latencies),
+            "p50_ms": round(latencies[len(latencies) // 2] * 1000, 2),
+            "p99_ms": round(
+                latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000, 2
+            ),
+            "conflicts_shown_to_model": sum(r["conflicts"] for r in results),
+        }
     return {
+        **extra,
         "processes": processes,
         "commits": sum(commits),
         "commits_per_s": round(sum(commits) / seconds, 1),
@@ -149,7 +198,7 @@ async def main() -> dict[str, Any]:
                 await sm.upgrade()
             out[name] = {
                 mode: [await measure(url, mode, n, args.seconds) for n in PROCESSES]
-                for mode in ("own", "shared")
+                for mode in ("own", "shared", "planner")
             }
     finally:
         if pg is not None:

@@ -4,7 +4,7 @@
 
 Prints the median time of `save_state` after marking ONE step done, for plans of 10 and
 1,000 steps, and the growth ratio (1.0 = independent of plan size), with the step rows
-written per change counted from SQLAlchemy's cursor events. Then the median time of
+written per change counted by triggers on the table (SQLite; -1 elsewhere). Then the median time of
 `list_sessions(limit=50)` with 1,000 and 100,000 sessions (rows bulk-inserted) and its
 ratio. Default database: a fresh SQLite file in a temporary directory; with --url the rows
 the bench adds are removed afterwards.
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, insert, text
+from sqlalchemy import delete, insert, text
 
 from taskforce.store import StateManager
 from taskforce.store import _schema as tables
@@ -50,14 +50,18 @@ async def change_cost(sm: StateManager, size: int, changes: int) -> tuple[float,
     await sm.save_state(sid, plan_state(size))
     state = await sm.load_state(sid)
     assert state is not None
-    step_rows = 0
-
-    def count(_c: Any, cursor: Any, statement: str, params: Any, _x: Any, many: bool) -> None:
-        nonlocal step_rows
-        if "tf_steps" in statement and not statement.lstrip().upper().startswith("SELECT"):
-            step_rows += len(params) if many else max(cursor.rowcount, 0)
-
-    event.listen(sm.engine.sync_engine, "after_cursor_execute", count)
+    counting = sm.engine.dialect.name == "sqlite"  # triggers count what reaches the table
+    if counting:
+        async with sm.engine.begin() as conn:
+            await conn.execute(text("CREATE TABLE IF NOT EXISTS bench_step_writes (n INTEGER)"))
+            await conn.execute(text("DELETE FROM bench_step_writes"))
+            for verb in ("INSERT", "UPDATE", "DELETE"):
+                await conn.execute(
+                    text(
+                        f"CREATE TRIGGER IF NOT EXISTS bench_count_{verb.lower()} AFTER {verb} "
+                        "ON tf_steps BEGIN INSERT INTO bench_step_writes VALUES (1); END"
+                    )
+                )
     timings, cpu = [], []
     for k in range(changes):
         task = state["plan"]["tasks"][(k * 7) % size]
@@ -66,8 +70,15 @@ async def change_cost(sm: StateManager, size: int, changes: int) -> tuple[float,
         state["version"] = await sm.save_state(sid, state)
         timings.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
-    event.remove(sm.engine.sync_engine, "after_cursor_execute", count)
-    return statistics.median(timings), statistics.median(cpu), step_rows / changes
+    step_rows = -1.0
+    if counting:
+        async with sm.engine.begin() as conn:
+            written = (await conn.execute(text("SELECT count(*) FROM bench_step_writes"))).scalar()
+            for verb in ("insert", "update", "delete"):
+                await conn.execute(text(f"DROP TRIGGER bench_count_{verb}"))
+            await conn.execute(text("DROP TABLE bench_step_writes"))
+        step_rows = int(written or 0) / changes
+    return statistics.median(timings), statistics.median(cpu), step_rows
 
 
 async def listing_cost(sm: StateManager, total: int, repeats: int = 30) -> float:

@@ -72,7 +72,7 @@ def _concurrency(c: dict[str, Any]) -> str:
     )
     rows = []
     for backend in ("sqlite", "postgresql"):
-        for mode in ("own", "shared"):
+        for mode in ("own", "shared"):  # planner: its own table below
             for row in c.get(backend, {}).get(mode, []):
                 rows.append(
                     [
@@ -101,6 +101,44 @@ def _concurrency(c: dict[str, Any]) -> str:
             rows,
         )
     )
+    planner_rows = [
+        [
+            backend,
+            row["processes"],
+            row.get("calls"),
+            row["commits"],
+            row.get("conflicts_shown_to_model"),
+            row.get("p50_ms"),
+            row.get("p99_ms"),
+            row["errors"],
+            row["lost_updates"],
+        ]
+        for backend in ("sqlite", "postgresql")
+        for row in c.get(backend, {}).get("planner", [])
+    ]
+    if planner_rows:
+        out.append(
+            "\n`planner`: N processes edit ONE session's plan, each through its own bound "
+            "`PlannerTool` (`update_plan` rewording a step of its own, so every call is valid "
+            "on the fresh plan). Latency per call; a `conflict` is a call that came back to "
+            "the model as a conflict instead of succeeding.\n\n"
+        )
+        out.append(
+            _table(
+                [
+                    "database",
+                    "processes",
+                    "calls",
+                    "successful",
+                    "conflicts shown to the model",
+                    "p50 ms",
+                    "p99 ms",
+                    "errors",
+                    "lost updates",
+                ],
+                planner_rows,
+            )
+        )
     if "postgresql" not in c:
         out.append("\nPostgreSQL: not available in this run.\n")
     samples = [
@@ -245,13 +283,13 @@ def _headline(r: dict[str, Any]) -> str:
         lost = sum(
             row["lost_updates"]
             for b in ("sqlite", "postgresql")
-            for m in ("own", "shared")
+            for m in ("own", "shared", "planner")
             for row in c.get(b, {}).get(m, [])
         )
         errors = sum(
             row["errors"]
             for b in ("sqlite", "postgresql")
-            for m in ("own", "shared")
+            for m in ("own", "shared", "planner")
             for row in c.get(b, {}).get(m, [])
         )
         items.append(f"- concurrent writers: {errors} errors, {lost} lost updates in all runs")
