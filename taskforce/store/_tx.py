@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from taskforce.errors import CommitUncertainError
 
@@ -67,7 +68,7 @@ def _sql(statement: ClauseElement) -> tuple[str, dict[str, Any]]:
     """
     found = _compiled.get(statement)
     if found is None:
-        compiled = statement.compile(dialect=_SQLITE)
+        compiled = cast(SQLCompiler, statement.compile(dialect=_SQLITE))
         fixed = {name: b.value for name, b in compiled.binds.items() if not b.required}
         found = _compiled[statement] = (str(compiled), fixed)
     return found
