@@ -10,9 +10,9 @@ import re
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from taskforce.checklist import clean_text
 from taskforce.errors import PlanError
 from taskforce.plan import Plan
+from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
 
 OPEN_STATUSES = frozenset({"PENDING", "IN_PROGRESS"})

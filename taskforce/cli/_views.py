@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from taskforce.checklist import render_state
 from taskforce.cli._checklist import checklist_text
 from taskforce.cli._errors import EXIT_USAGE, database_errors, fail, shown_url
 from taskforce.cli._settings import Settings
@@ -30,8 +29,10 @@ def _tasks(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 def checklist(state: dict[str, Any]) -> str:
     """The session's plan as a Markdown checklist (`No active plan.` when it has none)."""
+    from taskforce.plan import Plan
+
     plan = state.get("plan")
-    return render_state(plan if isinstance(plan, dict) else None)
+    return Plan.from_state(plan if isinstance(plan, dict) else None).render()
 
 
 def progress(state: dict[str, Any]) -> tuple[int, int]:

@@ -12,8 +12,8 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from taskforce.checklist import clean_text, escape_inline
 from taskforce.errors import UserError
+from taskforce.plan.text import clean_text, escape_inline
 
 Scalar = str | int | None
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -77,7 +77,7 @@ def unquote(text: str, where: str) -> str:
 
 
 def unescape_inline(text: str) -> str:
-    """The inverse of :func:`taskforce.checklist.escape_inline`."""
+    """The inverse of :func:`taskforce.plan.text.escape_inline`."""
     return text.replace("&lt;", "<").replace("&gt;", ">")
 
 

@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from taskforce.checklist import clean_text
 from taskforce.documents._text import format_time, parse_time, to_second
 from taskforce.documents.plan_md import STATUS_LABELS, Criterion, LogRow, PlanDocument
 from taskforce.errors import PlanError, UserError
 from taskforce.plan import Plan
+from taskforce.plan.text import clean_text
 
 DEFAULT_LOG_LIMIT = 500
 _STATUS = re.compile(r"[a-z][a-z0-9_-]{0,31}")
@@ -131,7 +131,7 @@ def _label(status: str | None) -> str:
 
 def log_row(entry: HistoryLike, plan: Plan) -> LogRow:
     """One execution-log row for a history entry (step shown by its current number)."""
-    steps = {s.id: (n, s) for n, s in enumerate(plan.tasks, start=1)}
+    steps = {s.id: (n, s) for n, s in enumerate(plan.steps, start=1)}
     found = steps.get(entry.step_id or "")
     step_cell = str(found[0]) if found else (entry.step_id or "-")
     subject = clean_text(found[1].description)[:_ACTION_CHARS] if found else ""

@@ -35,7 +35,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from taskforce.checklist import escape_inline
 from taskforce.documents._text import (
     encode_cell,
     encode_line,
@@ -44,6 +43,7 @@ from taskforce.documents._text import (
     write_frontmatter,
 )
 from taskforce.plan import Plan, Step
+from taskforce.plan.text import escape_inline
 
 KNOWN_STEP_KEYS = frozenset(
     {"id", "description", "status", "note", "depends_on", "requires_approval"}
@@ -136,10 +136,10 @@ def render_plan_md(doc: PlanDocument) -> str:
     else:
         out.append("_None recorded._")
     out += ["", "## Steps", ""]
-    numbers = {s.id: n for n, s in enumerate(doc.plan.tasks, start=1)}
-    if not doc.plan.tasks:
+    numbers = {s.id: n for n, s in enumerate(doc.plan.steps, start=1)}
+    if not doc.plan.steps:
         out += ["_No steps._", ""]
-    for number, step in enumerate(doc.plan.tasks, start=1):
+    for number, step in enumerate(doc.plan.steps, start=1):
         out += _render_step(number, step, numbers)
     out += ["## Execution Log", ""]
     if doc.log:
@@ -182,9 +182,10 @@ def _render_step(number: int, step: Step, numbers: Mapping[str, int]) -> list[st
         lines.append(f"- **Note**: {encode_line(step.note)}")
     if heading_text(step.description) != encode_line(step.description):
         lines.append(f"- **Text**: {encode_line(step.description)}")
-    extra = step.model_extra or {}
-    if extra:
-        body = json.dumps(extra, sort_keys=True, ensure_ascii=True, separators=(", ", ": "))
+    if step.extra:
+        body = json.dumps(
+            dict(step.extra), sort_keys=True, ensure_ascii=True, separators=(", ", ": ")
+        )
         body = body.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
         lines.append(f"- **Extra**: {body}")
     return [*lines, ""]

@@ -4,8 +4,7 @@ Strict where it matters (the frontmatter, step fields, the log table) and tolera
 what people add by hand: prose under a step, extra frontmatter keys (Obsidian tags),
 missing optional bullets, ids left out (``s<N>`` is used), "completed" for "done".
 Every error is a :class:`~taskforce.errors.UserError` naming the line. The plan is
-checked with the same contract as the planner tool
-(:func:`~taskforce.planning.contract.check_plan_state`).
+built by the plan's own state reader (:meth:`~taskforce.plan.Plan.from_state`).
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from taskforce.documents._text import (
 from taskforce.documents.plan_md import Criterion, LogRow, PlanDocument
 from taskforce.errors import PlanError, UserError
 from taskforce.plan import Plan
-from taskforce.planning.contract import check_plan_state
 
 MAX_DOCUMENT_CHARS = 5_000_000
 _STEP_HEADING = re.compile(r"^###\s+Step\s+(\d{1,6})\s*:\s?(.*)$")
@@ -77,7 +75,6 @@ def parse_plan_md(text: str) -> PlanDocument:
         "next_id": _int(front, "next_id", 1),
     }
     try:
-        check_plan_state(state)
         plan = Plan.from_state(state)
     except PlanError as exc:
         raise UserError(f"Plan.md steps: {exc}") from exc

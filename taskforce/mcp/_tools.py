@@ -129,7 +129,7 @@ def success(
 
     The text starts with the planner's message (``Step 2 marked DONE.``) unless `quiet`.
     """
-    numbers = {s.id: n for n, s in enumerate(plan.tasks, start=1)}
+    numbers = {s.id: n for n, s in enumerate(plan.steps, start=1)}
     done, total = plan.progress()
     steps = [
         {
@@ -140,7 +140,7 @@ def success(
             "note": s.note,
             "depends_on": [numbers[d] for d in s.depends_on if d in numbers],
         }
-        for n, s in enumerate(plan.tasks, start=1)
+        for n, s in enumerate(plan.steps, start=1)
     ]
     structured = {
         "session_id": session_id,

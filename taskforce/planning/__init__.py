@@ -12,6 +12,13 @@ Everything here is pure (no I/O except reading a rules file you name) and determ
 
 from __future__ import annotations
 
+from taskforce.plan.checks import (
+    PlanContractError,
+    Rule,
+    Violation,
+    check_dependencies,
+    check_plan_state,
+)
 from taskforce.planning.complexity import (
     DEFAULT_THRESHOLD,
     analyse,
@@ -22,12 +29,7 @@ from taskforce.planning.contract import (
     DEFAULT_CONTRACT,
     ContractStep,
     PlanContract,
-    PlanContractError,
-    Rule,
     ValidatedPlan,
-    Violation,
-    check_dependencies,
-    check_plan_state,
     requested_step_count,
     validate_plan_payload,
 )

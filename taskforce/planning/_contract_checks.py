@@ -6,26 +6,28 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from taskforce.plan.checks import (
+    MAX_VIOLATIONS,
+    PlanContractError,
+    Rule,
+    Violation,
+    check_dependencies,
+)
 from taskforce.planning.contract import (
-    _MAX_VIOLATIONS,
     _STEP_ID,
     OPTIONAL_STEP_FIELDS,
     PLAN_FIELDS,
     STEP_FIELDS,
     ContractStep,
     PlanContract,
-    PlanContractError,
-    Rule,
     ValidatedPlan,
-    Violation,
     _short,
-    check_dependencies,
 )
 
 
 class _Found(list[Violation]):
     def add(self, rule: Rule, step: str | None, message: str) -> None:
-        if len(self) < _MAX_VIOLATIONS:
+        if len(self) < MAX_VIOLATIONS:
             self.append(Violation(rule, step, message))
 
 

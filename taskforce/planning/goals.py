@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from taskforce.checklist import clean_text
 from taskforce.errors import UserError
+from taskforce.plan.text import clean_text
 from taskforce.planning.rules import RuleTable, freeze, thaw
 
 PlanStatus = Literal["success", "rule_not_found", "validation_failed", "blocked"]

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from taskforce.checklist import clean_text
+from taskforce.plan.text import clean_text
 
 MAX_REPLY_CHARS = 200_000
 MAX_STEP_CHARS = 500

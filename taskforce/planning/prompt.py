@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from taskforce.checklist import clean_text
+from taskforce.plan.text import clean_text
 from taskforce.planning.parser import ParsedPlan
 
 MAX_GOAL_CHARS = 8_000

@@ -15,9 +15,15 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from taskforce.errors import PlanError, StaleStateError, StateError, ToolInputError, UserError
-from taskforce.plan import DEFAULT_LIMITS, Plan, PlanLimits, StepStatus
-from taskforce.plan_events import lifecycle_events, log_events
-from taskforce.plan_specs import StepSpec
+from taskforce.plan import (
+    DEFAULT_LIMITS,
+    Event,
+    Plan,
+    PlanLimits,
+    StepSpec,
+    StepStatus,
+    lifecycle_events,
+)
 from taskforce.tools.base import ApprovalRiskLevel, error_result
 from taskforce.tools.planner_args import (
     PlannerArgs,
@@ -31,6 +37,7 @@ if TYPE_CHECKING:
     from taskforce.store import StateManager
 
 logger = logging.getLogger(__name__)
+plan_log = logging.getLogger("taskforce.plan")
 
 DESCRIPTION = (
     "Your plan as a checklist, steps numbered from 1. create_plan(tasks): new plan; "
@@ -105,7 +112,7 @@ class PlannerTool:
         try:
             args = parse_args(params)
             if args.action != "read_plan":
-                _apply(args, self._plan.draft(), self._limits, self._clock())
+                _apply(args, self._plan, self._limits, self._clock())
         except ToolInputError as exc:
             return False, str(exc)
         return True, None
@@ -124,8 +131,7 @@ class PlannerTool:
                     await self._load()
                 if args.action == "read_plan":
                     return {"success": True, "output": self._plan.render(), "message": "Plan read."}
-                draft = self._plan.draft()
-                message = _apply(args, draft, self._limits, self._clock())
+                draft, message = _apply(args, self._plan, self._limits, self._clock())
                 events = lifecycle_events(self._plan, draft)
                 if self._store is not None:
                     await self._commit(draft, events)
@@ -181,7 +187,7 @@ class PlannerTool:
         self._plan = Plan.from_state(self._session.get("plan"))
         self._loaded = True
 
-    async def _commit(self, draft: Plan, events: list[dict[str, Any]]) -> None:
+    async def _commit(self, draft: Plan, events: list[Event]) -> None:
         assert self._store is not None and self._session_id is not None
         state = {**self._session, "plan": draft.to_state()}
         try:
@@ -199,33 +205,48 @@ class PlannerTool:
 
 def _specs(items: list[str | TaskArg] | None) -> list[str | StepSpec]:
     return [
-        item if isinstance(item, str) else StepSpec(**item.model_dump()) for item in items or []
+        item
+        if isinstance(item, str)
+        else StepSpec(item.description, tuple(item.depends_on), item.requires_approval)
+        for item in items or []
     ]
 
 
-def _apply(args: PlannerArgs, plan: Plan, limits: PlanLimits, now: datetime) -> str:
-    """Apply a parsed call to `plan` (a draft); return the success message."""
+def _apply(args: PlannerArgs, plan: Plan, limits: PlanLimits, now: datetime) -> tuple[Plan, str]:
+    """Apply a parsed call to `plan`; return the new plan and the success message."""
     if args.action == "create_plan":
-        plan.replace(_specs(args.tasks), limits)
-        return f"Plan created with {len(plan.tasks)} tasks."
+        new = plan.replaced(_specs(args.tasks), limits)
+        return new, f"Plan created with {len(new.steps)} tasks."
     if args.action == "mark_done":
         if not args.step_index:
             raise PlanError("mark_done needs step_index (a step number from 1)")
         status = StepStatus(args.status or "DONE")
-        steps = plan.set_status(args.step_index, status, args.note, limits, now=now)
-        numbers = ", ".join(str(plan.number_of(s)) for s in steps)
-        return f"Step {numbers} marked {status.value}."
+        new = plan.with_status(args.step_index, status, args.note, limits, now=now)
+        numbers = ", ".join(str(n) for n in dict.fromkeys(args.step_index))
+        return new, f"Step {numbers} marked {status.value}."
     # update_plan
     reword = None
     if args.text is not None or args.step_index:
         if args.text is None or not args.step_index or len(args.step_index) != 1:
             raise PlanError("to reword a step give one step_index and its new text")
         reword = (args.step_index[0], args.text)
-    plan.edit(
+    new = plan.edited(
         add=_specs(args.add_steps),
         insert_at=args.insert_at,
         remove=args.remove_indices or [],
         reword=reword,
         limits=limits,
     )
-    return f"Plan updated: {len(plan.tasks)} steps."
+    return new, f"Plan updated: {len(new.steps)} steps."
+
+
+def log_events(events: list[Event], session_id: str | None = None) -> None:
+    """Log each event at INFO with its fields (``extra={"taskforce": {...}}``)."""
+    for event in events:
+        fields = {"session_id": session_id, **event}
+        plan_log.info(
+            "%s %s",
+            event["kind"],
+            " ".join(f"{k}={v}" for k, v in fields.items() if k != "kind" and v is not None),
+            extra={"taskforce": fields},
+        )

@@ -7,11 +7,10 @@ from taskforce.plan import Plan, StepStatus
 
 
 def test_current_step_skips_steps_blocked_by_dependencies() -> None:
-    plan = Plan()
-    plan.replace(["Fetch", {"description": "Clean", "depends_on": [1]}, "Unrelated"])
-    plan.set_status([1], StepStatus.FAILED, "down")
+    plan = Plan().replaced(["Fetch", {"description": "Clean", "depends_on": [1]}, "Unrelated"])
+    plan = plan.with_status([1], StepStatus.FAILED, "down")
     assert planning.current_step(plan.to_state()) == "3. Unrelated"
-    plan.set_status([1], StepStatus.DONE)
+    plan = plan.with_status([1], StepStatus.DONE)
     assert planning.current_step(plan.to_state()) == "2. Clean"
 
 

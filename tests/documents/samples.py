@@ -96,16 +96,15 @@ class Summary:
 
 async def run_session(store: StateManager, session_id: str, *, finish: bool = False) -> None:
     """A session whose plan is created, worked on and (optionally) finished."""
-    plan = Plan()
-    plan.replace(
+    plan = Plan().replaced(
         ["Research sources", {"description": "Write the summary", "depends_on": [1]}, "Email it"]
     )
     state: dict[str, Any] = {"mission": f"Research for {session_id}", "status": "running"}
     version = await store.save_state(session_id, {**state, "plan": plan.to_state()}, 0)
-    plan.set_status([1], StepStatus.DONE, "found 3", now=T)
-    plan.set_status([2], StepStatus.IN_PROGRESS, now=T)
+    plan = plan.with_status([1], StepStatus.DONE, "found 3", now=T)
+    plan = plan.with_status([2], StepStatus.IN_PROGRESS, now=T)
     version = await store.save_state(session_id, {**state, "plan": plan.to_state()}, version)
     if finish:
-        plan.set_status([2, 3], StepStatus.DONE, now=T)
+        plan = plan.with_status([2, 3], StepStatus.DONE, now=T)
         state["status"] = "completed"
         await store.save_state(session_id, {**state, "plan": plan.to_state()}, version)

@@ -32,11 +32,11 @@ def test_round_trip_document_and_plan() -> None:
     back = parse_plan_md(render_plan_md(doc))
     assert back == doc
     assert back.plan.to_state() == doc.plan.to_state()
-    step4 = back.plan.tasks[3]
-    assert step4.depends_on == ["s2", "s3"] and step4.requires_approval is True
-    assert step4.model_extra == {"channel": "email"}
-    assert back.plan.tasks[0].completed_at == datetime(2026, 2, 3, 9, 16, tzinfo=UTC)
-    assert back.plan.tasks[2].retries == 1
+    step4 = back.plan.steps[3]
+    assert step4.depends_on == ("s2", "s3") and step4.requires_approval is True
+    assert step4.extra == {"channel": "email"}
+    assert back.plan.steps[0].completed_at == datetime(2026, 2, 3, 9, 16, tzinfo=UTC)
+    assert back.plan.steps[2].retries == 1
     assert (back.plan.version, back.plan.revision, back.plan.next_id) == (9, 2, 7)
 
 
@@ -127,8 +127,8 @@ def test_any_text_round_trips(objective: str, description: str, note: str) -> No
     )
     back = parse_plan_md(render_plan_md(doc))
     assert back.objective == objective
-    assert back.plan.tasks[0].description == description
-    assert back.plan.tasks[0].note == note
+    assert back.plan.steps[0].description == description
+    assert back.plan.steps[0].note == note
     assert back.success_criteria == (Criterion(note),)
 
 
@@ -151,7 +151,7 @@ def test_dangling_dependency_ids_are_kept() -> None:
     text = render_plan_md(newsletter_doc()).replace(
         "- **Dependencies**: Step 1", '- **Dependencies**: "s1"'
     )
-    assert parse_plan_md(text).plan.tasks[1].depends_on == ["s1"]
+    assert parse_plan_md(text).plan.steps[1].depends_on == ("s1",)
 
 
 def test_hand_written_plan_is_read_tolerantly() -> None:
@@ -165,8 +165,8 @@ def test_hand_written_plan_is_read_tolerantly() -> None:
     )
     doc = parse_plan_md(text)
     assert doc.objective == "Clean the garage" and doc.status == "in_progress"
-    assert [(s.id, s.status.value) for s in doc.plan.tasks] == [("s1", "DONE"), ("s2", "PENDING")]
-    assert doc.plan.tasks[1].depends_on == ["s1"] and doc.plan.tasks[1].requires_approval
+    assert [(s.id, s.status.value) for s in doc.plan.steps] == [("s1", "DONE"), ("s2", "PENDING")]
+    assert doc.plan.steps[1].depends_on == ("s1",) and doc.plan.steps[1].requires_approval
     assert doc.log == () and doc.success_criteria == ()
 
 

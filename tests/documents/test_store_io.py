@@ -68,9 +68,9 @@ async def test_export_reads_plan_history_and_times(store: StateManager) -> None:
     text = await export_plan_md(store, "alpha")
     doc = parse_plan_md(text)
     assert doc.id == "alpha" and doc.objective == "Research for alpha" and doc.status == "running"
-    assert [s.status.value for s in doc.plan.tasks] == ["DONE", "IN_PROGRESS", "PENDING"]
-    assert doc.plan.tasks[1].depends_on == ["s1"]
-    assert doc.plan.tasks[0].completed_at == T and doc.plan.tasks[0].note == "found 3"
+    assert [s.status.value for s in doc.plan.steps] == ["DONE", "IN_PROGRESS", "PENDING"]
+    assert doc.plan.steps[1].depends_on == ("s1",)
+    assert doc.plan.steps[0].completed_at == T and doc.plan.steps[0].note == "found 3"
     actions = [(r.step, r.action, r.result) for r in doc.log]
     assert actions[:3] == [
         ("1", "Added: Research sources", "⏸️ pending"),
@@ -112,7 +112,7 @@ async def test_import_the_golden_plan(store: StateManager) -> None:
     state = await store.load_state(sid)
     assert state is not None and state["mission"] == "Send weekly newsletter to all subscribers"
     plan = Plan.from_state(state["plan"])
-    assert plan.tasks[3].requires_approval and plan.tasks[3].depends_on == ["s2", "s3"]
+    assert plan.steps[3].requires_approval and plan.steps[3].depends_on == ("s2", "s3")
 
 
 async def test_import_refuses_existing_sessions_unless_replacing(store: StateManager) -> None:
@@ -123,11 +123,11 @@ async def test_import_refuses_existing_sessions_unless_replacing(store: StateMan
         await import_plan_md(store, edited)
     before = await store.load_state("alpha")
     assert (
-        before is not None and Plan.from_state(before["plan"]).tasks[2].status is StepStatus.PENDING
+        before is not None and Plan.from_state(before["plan"]).steps[2].status is StepStatus.PENDING
     )
     await import_plan_md(store, edited, replace=True)
     after = await export_plan_md(store, "alpha")
-    assert parse_plan_md(after).plan.tasks[2].status is StepStatus.SKIPPED
+    assert parse_plan_md(after).plan.steps[2].status is StepStatus.SKIPPED
     assert parse_plan_md(after).log == parse_plan_md(edited).log  # no duplicated rows
 
 
@@ -164,7 +164,7 @@ async def test_folder_export_with_done_and_dashboard(store: StateManager, tmp_pa
     state = await store.load_state("alpha")
     assert state is not None
     plan = Plan.from_state(state["plan"])
-    plan.set_status([2, 3], StepStatus.DONE, now=T)
+    plan = plan.with_status([2, 3], StepStatus.DONE, now=T)
     await store.save_state("alpha", {**state, "status": "completed", "plan": plan.to_state()})
     moved = await export_all(store, vault, NOW)
     assert vault / "Done" / "alpha.md" in moved.written

@@ -247,13 +247,12 @@ def test_to_plan_state_maps_ids_and_dependencies() -> None:
     plan = validate_plan_payload(payload(step(1), step(2, deps=["step_1"], requires_approval=True)))
     state = plan.to_plan_state()
     loaded = Plan.from_state(state)
-    assert [s.id for s in loaded.tasks] == ["s1", "s2"]
-    assert loaded.tasks[1].depends_on == ["s1"]
-    assert loaded.tasks[1].requires_approval is True
+    assert [s.id for s in loaded.steps] == ["s1", "s2"]
+    assert loaded.steps[1].depends_on == ("s1",)
+    assert loaded.steps[1].requires_approval is True
     check_plan_state(state)
-    fresh = Plan()
-    fresh.replace(plan.task_specs())
-    assert fresh.tasks[1].depends_on == ["s1"] and fresh.tasks[1].requires_approval
+    fresh = Plan().replaced(plan.task_specs())
+    assert fresh.steps[1].depends_on == ("s1",) and fresh.steps[1].requires_approval
 
 
 # ---- plan states (shared with the planner tool and Plan.md import) --------------------

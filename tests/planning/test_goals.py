@@ -254,9 +254,9 @@ def test_results_become_a_session_plan() -> None:
     state = results_to_plan_state(results)
     check_plan_state(state)
     plan = Plan.from_state(state)
-    assert [s.depends_on for s in plan.tasks] == [[], ["s1"], ["s2"]]
-    assert plan.tasks[2].requires_approval is True
-    assert plan.tasks[0].model_extra == {
+    assert [s.depends_on for s in plan.steps] == [(), ("s1",), ("s2",)]
+    assert plan.steps[2].requires_approval is True
+    assert plan.steps[0].extra == {
         "action": {
             "action_id": "g0_navigate_1",
             "intent": "browser_control",

@@ -102,12 +102,11 @@ def test_json_fields_tools_dependencies_outcomes() -> None:
     state = parsed.to_plan_state()
     check_plan_state(state)
     plan = Plan.from_state(state)
-    assert plan.tasks[2].depends_on == ["s1", "s2"]
+    assert plan.steps[2].depends_on == ("s1", "s2")
     specs = parsed.task_specs()
     assert specs[0] == {"description": "Fetch"} and specs[2]["depends_on"] == [1, 2]
-    fresh = Plan()
-    fresh.replace(specs)
-    assert [s.depends_on for s in fresh.tasks] == [[], ["s1"], ["s1", "s2"]]
+    fresh = Plan().replaced(specs)
+    assert [s.depends_on for s in fresh.steps] == [(), ("s1",), ("s1", "s2")]
 
 
 def test_forward_dependencies_are_dropped_not_fatal() -> None:

@@ -97,5 +97,5 @@ def test_apply_replan_keeps_finished_steps_and_never_reuses_ids() -> None:
     assert new["version"] == 7 and new["next_id"] == 8
     check_plan_state(new)
     plan = Plan.from_state(new)
-    assert [s.status.value for s in plan.tasks] == ["DONE", "SKIPPED", "PENDING", "PENDING"]
+    assert [s.status.value for s in plan.steps] == ["DONE", "SKIPPED", "PENDING", "PENDING"]
     assert _state()["tasks"][0]["note"] == "3 sources"  # input untouched

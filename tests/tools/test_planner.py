@@ -8,7 +8,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from taskforce.checklist import NO_PLAN
+from taskforce.plan import NO_PLAN
 from taskforce.tools import ApprovalRiskLevel, PlannerTool, ToolProtocol, tool_spec, tool_spec_size
 
 

@@ -8,29 +8,26 @@ from typing import Any
 import pytest
 
 from taskforce.errors import PlanError
-from taskforce.plan import Plan, PlanLimits, StepStatus
-from taskforce.plan_specs import StepSpec
+from taskforce.plan import Plan, PlanLimits, StepSpec, StepStatus
 from taskforce.tools import PlannerTool
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def plan_with_deps() -> Plan:
-    plan = Plan()
-    plan.replace(
+    return Plan().replaced(
         [
             "Fetch data",
             {"description": "Clean data", "depends_on": [1]},
-            StepSpec("Email the report", depends_on=[1, 2], requires_approval=True),
+            StepSpec("Email the report", depends_on=(1, 2), requires_approval=True),
             "Unrelated chore",
         ]
     )
-    return plan
 
 
 def test_dependencies_are_stored_as_ids_and_rendered_as_blockers() -> None:
     plan = plan_with_deps()
-    assert plan.steps[1].depends_on == [plan.steps[0].id]
+    assert plan.steps[1].depends_on == (plan.steps[0].id,)
     assert plan.steps[2].requires_approval is True
     assert plan.render().splitlines() == [
         "- [ ] 1. Fetch data",
@@ -43,9 +40,9 @@ def test_dependencies_are_stored_as_ids_and_rendered_as_blockers() -> None:
 def test_next_and_runnable_steps_follow_dependencies() -> None:
     plan = plan_with_deps()
     assert [s.description for s in plan.runnable_steps()] == ["Fetch data", "Unrelated chore"]
-    plan.set_status([1], StepStatus.DONE)
+    plan = plan.with_status([1], StepStatus.DONE)
     assert [s.description for s in plan.runnable_steps()] == ["Clean data", "Unrelated chore"]
-    plan.set_status([4], StepStatus.IN_PROGRESS)
+    plan = plan.with_status([4], StepStatus.IN_PROGRESS)
     step = plan.next_step()
     assert step is not None and step.description == "Unrelated chore"
 
@@ -57,68 +54,63 @@ def test_next_and_runnable_steps_follow_dependencies() -> None:
         (["A", {"description": "B", "depends_on": [3]}], "task 2 depends on 3"),
         ([{"description": "A", "depends_on": [1]}], "task 1 depends on 1"),
         (["A", {"description": "B", "depends_on": ["x"]}], "depends_on must list step numbers"),
-        (["A", {"description": "B", "later": True}], "unknown field 'later'"),
+        (["A", {"description": "B", "later": True}], "task 2 has an unknown field 'later'"),
         (["A", {"depends_on": [1]}], "task 2 needs a text description"),
+        (["A", 7], "task 2 must be a text or an object with a description, not int"),
         (["A", {"description": "B", "requires_approval": "yes"}], "true or false"),
     ],
 )
 def test_dependency_violations_name_the_step(tasks: list[Any], fragment: str) -> None:
     plan = plan_with_deps()
-    before = plan.to_state()
     with pytest.raises(PlanError) as info:
-        plan.replace(tasks)
+        plan.replaced(tasks)
     assert fragment in str(info.value)
-    assert plan.to_state() == before
 
 
 def test_step_refs_accept_step_n_strings() -> None:
-    plan = Plan()
-    plan.replace(["A", {"description": "B", "depends_on": ["step_1"]}])
-    assert plan.steps[1].depends_on == [plan.steps[0].id]
+    plan = Plan().replaced(
+        ["A", "B", {"description": "C", "depends_on": ["step_1", "step 2", "2", 1]}]
+    )
+    assert plan.steps[2].depends_on == (plan.steps[0].id, plan.steps[1].id)
 
 
 def test_blocked_step_cannot_start_or_finish() -> None:
     plan = plan_with_deps()
-    before = plan.to_state()
     for status in (StepStatus.IN_PROGRESS, StepStatus.DONE):
         with pytest.raises(PlanError, match="step 2 is blocked by step 1") as info:
-            plan.set_status([2], status)
+            plan.with_status([2], status)
         assert info.value.error_type == "blocked"
-    assert plan.to_state() == before
-    plan.set_status([1, 2], StepStatus.DONE)  # a dependency finished in the same call counts
+    plan = plan.with_status([1, 2], StepStatus.DONE)  # a dependency done in the same call counts
     assert plan.progress() == (2, 4)
 
 
 def test_failed_dependency_blocks_and_skipped_unblocks() -> None:
-    plan = plan_with_deps()
-    plan.set_status([1], StepStatus.FAILED, "server down")
+    plan = plan_with_deps().with_status([1], StepStatus.FAILED, "server down")
     assert plan.blocked_by(plan.steps[1]) == [1]
-    plan.set_status([1], StepStatus.SKIPPED)
+    plan = plan.with_status([1], StepStatus.SKIPPED)
     assert plan.blocked_by(plan.steps[1]) == []
 
 
 def test_retries_are_counted_and_bounded() -> None:
-    plan = Plan()
-    plan.replace(["Flaky"])
+    plan = Plan().replaced(["Flaky"])
     limits = PlanLimits(max_retries=2)
     for _ in range(2):
-        plan.set_status([1], StepStatus.FAILED, "boom", limits)
-        plan.set_status([1], StepStatus.IN_PROGRESS, limits=limits)
-    plan.set_status([1], StepStatus.FAILED, "boom again", limits)
+        plan = plan.with_status([1], StepStatus.FAILED, "boom", limits)
+        plan = plan.with_status([1], StepStatus.IN_PROGRESS, limits=limits)
+    plan = plan.with_status([1], StepStatus.FAILED, "boom again", limits)
     assert plan.steps[0].retries == 2
     with pytest.raises(PlanError, match="retried 2 times; the limit is 2") as info:
-        plan.set_status([1], StepStatus.IN_PROGRESS, limits=limits)
+        plan.with_status([1], StepStatus.IN_PROGRESS, limits=limits)
     assert info.value.error_type == "retry_limit"
-    plan.set_status([1], StepStatus.SKIPPED, "gave up", limits)
+    plan = plan.with_status([1], StepStatus.SKIPPED, "gave up", limits)
     assert plan.status() == "completed"
 
 
 def test_replan_never_removes_done_steps_and_keeps_their_order() -> None:
-    plan = plan_with_deps()
-    plan.set_status([1], StepStatus.DONE)
+    plan = plan_with_deps().with_status([1], StepStatus.DONE)
     with pytest.raises(PlanError, match="step 1 is DONE"):
-        plan.edit(remove=[1])
-    plan.edit(add=["New first"], insert_at=1, remove=[4])
+        plan.edited(remove=[1])
+    plan = plan.edited(add=["New first"], insert_at=1, remove=[4])
     assert [s.description for s in plan.steps] == [
         "New first",
         "Fetch data",
@@ -130,45 +122,41 @@ def test_replan_never_removes_done_steps_and_keeps_their_order() -> None:
 
 def test_replan_refuses_to_orphan_a_dependency_or_insert_before_it() -> None:
     plan = plan_with_deps()
-    before = plan.to_state()
     with pytest.raises(PlanError, match="depends on step 1, which would be removed"):
-        plan.edit(remove=[1])
+        plan.edited(remove=[1])
     with pytest.raises(PlanError, match="before its dependency"):
-        plan.edit(add=[StepSpec("Check", depends_on=[2])], insert_at=1)
-    assert plan.to_state() == before
-    plan.edit(add=[StepSpec("Check", depends_on=[2])], insert_at=3)
-    assert plan.steps[2].depends_on == [plan.steps[1].id]
+        plan.edited(add=[StepSpec("Check", depends_on=(2,))], insert_at=1)
+    plan = plan.edited(add=[StepSpec("Check", depends_on=(2,))], insert_at=3)
+    assert plan.steps[2].depends_on == (plan.steps[1].id,)
 
 
 def test_revision_counts_replans_and_version_counts_every_change() -> None:
     plan = plan_with_deps()
     assert (plan.version, plan.revision) == (1, 1)
-    plan.set_status([1], StepStatus.DONE)
+    plan = plan.with_status([1], StepStatus.DONE)
     assert (plan.version, plan.revision) == (2, 1)
-    plan.edit(add=["More"])
+    plan = plan.edited(add=["More"])
     assert (plan.version, plan.revision) == (3, 2)
 
 
 def test_lifecycle_status_progress_and_durations() -> None:
     plan = Plan()
-    assert plan.status() == "pending" and plan.progress_ratio() == 0.0
-    plan.replace(["A", "B"])
+    assert plan.status() == "pending" and plan.progress() == (0, 0)
+    plan = plan.replaced(["A", "B"])
     assert plan.status() == "pending"
-    plan.set_status([1], StepStatus.IN_PROGRESS, now=T0)
+    plan = plan.with_status([1], StepStatus.IN_PROGRESS, now=T0)
     assert plan.status() == "in_progress"
-    assert plan.status(paused=True) == "paused"
-    plan.set_status([1], StepStatus.DONE, now=T0 + timedelta(seconds=90))
+    plan = plan.with_status([1], StepStatus.DONE, now=T0 + timedelta(seconds=90))
     assert plan.steps[0].duration_seconds() == 90.0
-    assert plan.progress_ratio() == 0.5
-    plan.set_status([2], StepStatus.FAILED, "no", now=T0 + timedelta(seconds=100))
+    assert plan.progress() == (1, 2)
+    plan = plan.with_status([2], StepStatus.FAILED, "no", now=T0 + timedelta(seconds=100))
     assert plan.status() == "failed"
-    plan.set_status([2], StepStatus.DONE, now=T0 + timedelta(seconds=120))
-    assert plan.status() == "completed" and plan.progress_ratio() == 1.0
+    plan = plan.with_status([2], StepStatus.DONE, now=T0 + timedelta(seconds=120))
+    assert plan.status() == "completed" and plan.progress() == (2, 2)
 
 
 def test_state_roundtrip_with_new_fields() -> None:
-    plan = plan_with_deps()
-    plan.set_status([1], StepStatus.IN_PROGRESS, now=T0)
+    plan = plan_with_deps().with_status([1], StepStatus.IN_PROGRESS, now=T0)
     state = plan.to_state()
     assert state["tasks"][3] == {
         "id": "s4",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -14,9 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taskforce import converters as conv
-from taskforce.checklist import clean_text
 from taskforce.errors import PlanError
-from taskforce.plan import Plan, PlanLimits, StepStatus
+from taskforce.plan import Plan, PlanLimits, StepStatus, clean_text
 
 # The formats as their owners document them (required keys, enums, no extra keys).
 _WIRE_STATUS = {"enum": ["pending", "in_progress", "completed"]}
@@ -125,19 +125,24 @@ def plans(draw: st.DrawFn, max_steps: int = 6) -> Plan:
     for number, text in enumerate(descriptions, start=1):
         deps = draw(st.lists(st.integers(1, number - 1), max_size=2)) if number > 1 else []
         specs.append({"description": text, "depends_on": deps})
-    plan = Plan()
-    plan.replace(specs)
-    working = draw(st.none() | st.integers(0, len(plan.tasks) - 1))
-    for position, step in enumerate(plan.tasks):
+    plan = Plan().replaced(specs)
+    working = draw(st.none() | st.integers(0, len(plan.steps) - 1))
+    steps = []
+    for position, step in enumerate(plan.steps):
         status = draw(statuses.filter(lambda s: s is not StepStatus.IN_PROGRESS))
-        step.status = StepStatus.IN_PROGRESS if position == working else status
         note = draw(st.none() | texts)
-        step.note = clean_text(note) or None if note is not None else None
-    return plan
+        steps.append(
+            dataclasses.replace(
+                step,
+                status=StepStatus.IN_PROGRESS if position == working else status,
+                note=clean_text(note) or None if note is not None else None,
+            )
+        )
+    return dataclasses.replace(plan, steps=tuple(steps))
 
 
 def _triples(plan: Plan) -> list[tuple[str, StepStatus, str | None]]:
-    return [(s.description, s.status, s.note) for s in plan.tasks]
+    return [(s.description, s.status, s.note) for s in plan.steps]
 
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -151,13 +156,13 @@ FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCh
 def test_markdown_round_trip_keeps_text_status_note_and_shown_dependencies(plan: Plan) -> None:
     text = conv.to_markdown(plan)
     lines = text.split("\n")
-    assert len(lines) == len(plan.tasks)
+    assert len(lines) == len(plan.steps)
     assert all(TASK_LINE.match(line) and not UNSAFE.search(line) for line in lines), text
     back = conv.from_markdown(text)
     assert _triples(back) == _triples(plan)
 
     def shown(p: Plan) -> list[list[int]]:  # "(blocked by N)" is shown on pending steps
-        return [p.blocked_by(s) if s.status is StepStatus.PENDING else [] for s in p.tasks]
+        return [p.blocked_by(s) if s.status is StepStatus.PENDING else [] for s in p.steps]
 
     assert shown(back) == shown(plan)
     assert conv.to_markdown(back) == text
@@ -168,21 +173,24 @@ def test_markdown_round_trip_keeps_text_status_note_and_shown_dependencies(plan:
 def test_markdown_matches_read_plan_when_text_needs_no_escaping(plan: Plan) -> None:
     plain = all(
         not re.search(
-            r"[&—<>]|\((in progress|failed|skipped|blocked by)", f"{s.description}{s.note}", re.I
+            r"[&—<>]|\((in progress|failed|skipped|blocked by|needs approval)",
+            f"{s.description}{s.note}",
+            re.I,
         )
-        for s in plan.tasks
+        for s in plan.steps
     )
     if plain:
         assert conv.to_markdown(plan) == plan.render()
 
 
 def test_markdown_layout_and_escaping() -> None:
-    plan = Plan()
-    plan.replace(["Research <b>", "Summarize (in progress) R&D", "Deploy", "Polish — later"])
-    plan.set_status([1], StepStatus.DONE, "found 3 — good")
-    plan.set_status([2], StepStatus.IN_PROGRESS)
-    plan.set_status([3], StepStatus.FAILED, "timeout (retry)")
-    plan.set_status([4], StepStatus.SKIPPED)
+    plan = Plan().replaced(
+        ["Research <b>", "Summarize (in progress) R&D", "Deploy", "Polish — later"]
+    )
+    plan = plan.with_status([1], StepStatus.DONE, "found 3 — good")
+    plan = plan.with_status([2], StepStatus.IN_PROGRESS)
+    plan = plan.with_status([3], StepStatus.FAILED, "timeout (retry)")
+    plan = plan.with_status([4], StepStatus.SKIPPED)
     assert conv.to_markdown(plan) == (
         "- [x] 1. Research &lt;b&gt; — found 3 &mdash; good\n"
         "- [ ] 2. Summarize &#40;in progress) R&amp;D (in progress)\n"
@@ -194,7 +202,7 @@ def test_markdown_layout_and_escaping() -> None:
 
 def test_markdown_empty_plan() -> None:
     assert conv.to_markdown(Plan()) == "No active plan."
-    assert conv.from_markdown("No active plan.").tasks == []
+    assert conv.from_markdown("No active plan.").steps == ()
 
 
 def test_markdown_reads_foreign_task_lists() -> None:
@@ -221,8 +229,8 @@ Some prose, and a plain bullet that is not a task:
         ("Publish", StepStatus.PENDING, "waiting on CI"),
         ("Announce", StepStatus.PENDING, None),
     ]
-    assert plan.tasks[5].depends_on == [plan.tasks[4].id]
-    assert [s.id for s in plan.tasks] == [f"s{n}" for n in range(1, 7)]
+    assert plan.steps[5].depends_on == (plan.steps[4].id,)
+    assert [s.id for s in plan.steps] == [f"s{n}" for n in range(1, 7)]
 
 
 @pytest.mark.parametrize(
@@ -271,17 +279,19 @@ def test_json_formats_round_trip(name: str, plan: Plan) -> None:
     assert not any(UNSAFE.search(item[text_key]) for item in data[key])
     dumped = json.dumps(data, ensure_ascii=False)
     back = back_from(data)
-    expected = [(s.description, LOSSY.get(s.status, s.status), None) for s in plan.tasks]
+    expected = [(s.description, LOSSY.get(s.status, s.status), None) for s in plan.steps]
     assert _triples(back) == expected
     assert to(back) == data  # a second trip changes nothing
     assert back_from(dumped).to_state() == back.to_state()  # JSON text is accepted too
 
 
 def test_wire_statuses() -> None:
-    plan = Plan()
-    plan.replace(["a", "b", "c", "d", "e"])
-    for number, status in enumerate(StepStatus, start=1):
-        plan.tasks[number - 1].status = status
+    plan = Plan().replaced(["a", "b", "c", "d", "e"])
+    steps = [
+        dataclasses.replace(s, status=status)
+        for s, status in zip(plan.steps, StepStatus, strict=True)
+    ]
+    plan = dataclasses.replace(plan, steps=tuple(steps))
     assert [e["status"] for e in conv.to_codex(plan)["plan"]] == [
         "pending",
         "in_progress",
@@ -292,8 +302,7 @@ def test_wire_statuses() -> None:
 
 
 def test_codex_explanation_is_cleaned_and_optional() -> None:
-    plan = Plan()
-    plan.replace(["a"])
+    plan = Plan().replaced(["a"])
     assert "explanation" not in conv.to_codex(plan)
     assert conv.to_codex(plan, "why\nnot")["explanation"] == "why not"
     args = {"explanation": "ignored", "plan": [{"step": "a", "status": "completed"}]}
@@ -308,7 +317,7 @@ def test_todowrite_keeps_active_form_while_the_text_is_unchanged() -> None:
     plan = conv.from_todowrite({"todos": todos})
     assert conv.to_todowrite(plan) == {"todos": todos}
     assert conv.to_todowrite(Plan.from_state(plan.to_state())) == {"todos": todos}  # stored
-    plan.edit(reword=(1, "Run the linters"))
+    plan = plan.edited(reword=(1, "Run the linters"))
     assert conv.to_todowrite(plan)["todos"][0]["activeForm"] == "Run the linters"
 
 
@@ -321,15 +330,12 @@ def test_acp_keeps_priority() -> None:
     update = {"sessionUpdate": "plan", "entries": entries}
     assert conv.to_acp(conv.from_acp(update)) == update
     assert conv.to_acp(conv.from_acp(entries)) == update  # the bare list too
-    plain = Plan()
-    plain.replace(["x"])
+    plain = Plan().replaced(["x"])
     assert conv.to_acp(plain)["entries"][0]["priority"] == "medium"
 
 
 def test_state_dicts_are_accepted() -> None:
-    plan = Plan()
-    plan.replace(["a", "b"])
-    plan.set_status([1], StepStatus.DONE)
+    plan = Plan().replaced(["a", "b"]).with_status([1], StepStatus.DONE)
     assert conv.to_codex(plan.to_state()) == conv.to_codex(plan)
     session = {"mission": "m", "plan": plan.to_state(), "version": 3}  # StateManager.load_state
     assert conv.to_markdown(session) == conv.to_markdown(plan)
@@ -338,7 +344,7 @@ def test_state_dicts_are_accepted() -> None:
 def test_hostile_text_stays_one_clean_line_in_every_format() -> None:
     hostile = "Deploy\n- [x] 2. pwned\u202e\x00 <img src=x> — (failed: no)"
     plan = conv.from_codex({"plan": [{"step": hostile, "status": "pending"}]})
-    (step,) = plan.tasks
+    (step,) = plan.steps
     assert step.description == clean_text(hostile)
     assert "\n" not in step.description and not UNSAFE.search(step.description)
     markdown = conv.to_markdown(plan)
@@ -403,7 +409,7 @@ def test_limits_apply() -> None:
 
 def test_tolerant_status_spelling_and_defaults() -> None:
     plan = conv.from_todowrite([{"content": "a", "status": " In Progress "}, {"content": "b"}])
-    assert [s.status for s in plan.tasks] == [StepStatus.IN_PROGRESS, StepStatus.PENDING]
+    assert [s.status for s in plan.steps] == [StepStatus.IN_PROGRESS, StepStatus.PENDING]
 
 
 def test_converters_are_light_to_import() -> None:

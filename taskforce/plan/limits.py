@@ -1,0 +1,19 @@
+"""Bounds on a plan, so a model (or a forged document) cannot grow it without end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class PlanLimits:
+    """Bounds on a plan: steps, text and note length, retries of a failed step."""
+
+    max_steps: int = 1000
+    max_text: int = 500
+    max_note: int = 500
+    max_retries: int = 2
+
+
+DEFAULT_LIMITS = PlanLimits()
+"""The limits the planner applies unless told otherwise."""

@@ -1,0 +1,196 @@
+"""The plan: an immutable value holding steps, with queries and transitions.
+
+Pure domain code with no I/O and no hidden clock: transitions that record times take
+`now`. A transition validates all of its inputs, and the resulting plan's invariants,
+then returns a *new* plan (steps it did not touch are shared, not copied); a refused
+change raises :class:`~taskforce.errors.PlanError` naming the problem and leaves nothing
+changed, because nothing can change a plan.
+
+Invariants: step ids are unique and never reused within a plan; a step depends only on
+steps before it (so there are no cycles); at most one step is IN_PROGRESS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+from taskforce.plan.changes import edit_steps, replace_steps, set_status
+from taskforce.plan.checklist import ChecklistLine, checklist, render
+from taskforce.plan.limits import DEFAULT_LIMITS, PlanLimits
+from taskforce.plan.specs import NewStep
+from taskforce.plan.state import read_state, write_state
+from taskforce.plan.step import NO_EXTRA, Step, StepStatus
+
+
+def lifecycle_status(done: int, total: int, *, started: bool, stuck: bool = False) -> str:
+    """The status of a piece of work from its progress: the one derivation.
+
+    ``completed`` (every step finished), ``failed`` (`stuck`: a failed step leaves
+    nothing else to run), ``in_progress`` (`started`) or ``pending``.
+    """
+    if total and done >= total:
+        return "completed"
+    if stuck:
+        return "failed"
+    return "in_progress" if started else "pending"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """An ordered tuple of steps; `version` counts every change, `revision` every replan.
+
+    Immutable: :meth:`replaced`, :meth:`with_status` and :meth:`edited` return new plans.
+    Unknown keys of the stored state are kept in `extra`.
+    """
+
+    steps: tuple[Step, ...] = ()
+    version: int = 0
+    revision: int = 0
+    next_id: int = 1
+    extra: Mapping[str, Any] = field(default_factory=lambda: NO_EXTRA)
+
+    # ---- the stored form -------------------------------------------------------------
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any] | None) -> Plan:
+        """Build a plan from its JSON state (None or ``{}`` gives an empty plan).
+
+        Raises:
+            PlanError: the state is malformed (``error_type`` ``corrupt``), naming why.
+        """
+        parts = read_state(state)
+        return cls(parts.steps, parts.version, parts.revision, parts.next_id, parts.extra)
+
+    def to_state(self) -> dict[str, Any]:
+        """The plan as plain JSON data (a fresh copy); optional step keys only when set."""
+        return write_state(self.steps, self.version, self.revision, self.next_id, self.extra)
+
+    # ---- reading ---------------------------------------------------------------------
+
+    def render(self) -> str:
+        """The plan as a Markdown checklist (or ``No active plan.``), computed once."""
+        return self._rendered
+
+    def checklist(self) -> tuple[ChecklistLine, ...]:
+        """The checklist lines (number, status, text) that :meth:`render` joins."""
+        return checklist(self)
+
+    def step(self, step_id: str) -> Step:
+        """The step with id `step_id` (KeyError when there is none)."""
+        return self.steps[self._positions[step_id]]
+
+    def number_of(self, step: Step) -> int:
+        """The 1-based number of `step` in this plan."""
+        return self._positions[step.id] + 1
+
+    def open_steps(self) -> list[Step]:
+        """Steps still pending or in progress."""
+        return [s for s in self.steps if s.status.is_open]
+
+    def in_progress(self) -> Step | None:
+        """The step in progress, if any (there is at most one)."""
+        return next((s for s in self.steps if s.status is StepStatus.IN_PROGRESS), None)
+
+    def blocked_by(self, step: Step) -> list[int]:
+        """Numbers of the unfinished steps `step` waits for."""
+        return list(self._blocking.get(step.id, ()))
+
+    def runnable_steps(self) -> list[Step]:
+        """Pending steps whose dependencies are all finished, in order."""
+        blocking = self._blocking
+        return [s for s in self.steps if s.status is StepStatus.PENDING and s.id not in blocking]
+
+    def next_step(self) -> Step | None:
+        """The step to work on: the one in progress, else the first runnable one."""
+        current = self.in_progress()
+        if current is not None:
+            return current
+        blocking = self._blocking
+        return next(
+            (s for s in self.steps if s.status is StepStatus.PENDING and s.id not in blocking),
+            None,
+        )
+
+    def progress(self) -> tuple[int, int]:
+        """(finished steps, total steps); done and skipped count as finished."""
+        return sum(s.status.is_finished for s in self.steps), len(self.steps)
+
+    def status(self) -> str:
+        """The plan's lifecycle status (see :func:`lifecycle_status`)."""
+        done, total = self.progress()
+        failed = any(s.status is StepStatus.FAILED for s in self.steps)
+        started = any(s.status is not StepStatus.PENDING for s in self.steps)
+        return lifecycle_status(
+            done, total, started=started, stuck=failed and self.next_step() is None
+        )
+
+    # ---- transitions (each returns a new plan) ---------------------------------------
+
+    def replaced(self, tasks: Sequence[NewStep], limits: PlanLimits = DEFAULT_LIMITS) -> Plan:
+        """A plan of `tasks` instead of these steps, all pending, with fresh ids.
+
+        A task is a description or ``{"description", "depends_on", "requires_approval"}``,
+        where ``depends_on`` lists numbers of earlier tasks in the same list.
+        """
+        return replace_steps(self, tasks, limits)
+
+    def with_status(
+        self,
+        indices: Sequence[int],
+        status: StepStatus,
+        note: str | None = None,
+        limits: PlanLimits = DEFAULT_LIMITS,
+        *,
+        now: datetime | None = None,
+    ) -> Plan:
+        """This plan with the steps at 1-based `indices` set to `status` (and `note`)."""
+        return set_status(self, indices, status, note, limits, now)[0]
+
+    def edited(
+        self,
+        *,
+        add: Sequence[NewStep] = (),
+        insert_at: int | None = None,
+        remove: Sequence[int] = (),
+        reword: tuple[int, str] | None = None,
+        limits: PlanLimits = DEFAULT_LIMITS,
+    ) -> Plan:
+        """This plan with steps added, inserted, removed and reworded in one replan.
+
+        Every index (including an added step's ``depends_on``) refers to the plan as it
+        is. New steps go before the step numbered `insert_at` (1..n+1), or at the end.
+        Completed steps are never removed; a step others depend on is not removed.
+        """
+        return edit_steps(self, add, insert_at, remove, reword, limits)
+
+    # ---- computed once per plan ------------------------------------------------------
+
+    @cached_property
+    def _rendered(self) -> str:
+        return render(self)
+
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        return {step.id: index for index, step in enumerate(self.steps)}
+
+    @cached_property
+    def _blocking(self) -> dict[str, tuple[int, ...]]:
+        """For each blocked step's id, the numbers of the unfinished steps it waits for."""
+        positions = self._positions
+        steps = self.steps
+        blocking: dict[str, tuple[int, ...]] = {}
+        for step in steps:
+            if not step.depends_on:
+                continue
+            waiting = tuple(
+                positions[d] + 1
+                for d in step.depends_on
+                if d in positions and not steps[positions[d]].status.is_finished
+            )
+            if waiting:
+                blocking[step.id] = waiting
+        return blocking

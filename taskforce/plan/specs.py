@@ -1,0 +1,104 @@
+"""New steps as callers describe them: a text, or a text with dependencies and an approval flag.
+
+Pure validation and cleaning, shared by every way a plan gets new steps (``create_plan``,
+``update_plan``, the converters, a Plan.md import). Raw lengths are checked before any
+cleaning (:func:`~taskforce.plan.text.check_length`), and cleaning is linear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from taskforce.errors import PlanError
+from taskforce.plan.text import check_length, clean_text
+
+SPEC_KEYS = ("description", "depends_on", "requires_approval")
+_STEP_REF = re.compile(r"^\s*(?:step[_ ]?)?(\d{1,7})\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class StepSpec:
+    """A step to create: `depends_on` holds 1-based numbers of the steps it waits for."""
+
+    description: str
+    depends_on: tuple[int, ...] = ()
+    requires_approval: bool = False
+
+
+NewStep = str | StepSpec | Mapping[str, Any]
+"""What a caller may give for a new step: its text, a :class:`StepSpec`, or an object
+``{"description", "depends_on", "requires_approval"}``."""
+
+
+def clean_specs(items: Sequence[NewStep], what: str, max_text: int) -> list[StepSpec]:
+    """Validate and clean new steps; raise :class:`PlanError` naming the first bad one."""
+    specs: list[StepSpec] = []
+    for number, item in enumerate(items, start=1):
+        name = f"{what} {number}"
+        spec = to_spec(item, name)
+        check_length(spec.description, max_text, name)
+        text = clean_text(spec.description)
+        if not text:
+            raise PlanError(f"{name} is empty")
+        if len(text) > max_text:
+            raise PlanError(f"{name} is {len(text)} characters; the limit is {max_text}")
+        specs.append(StepSpec(text, tuple(dict.fromkeys(spec.depends_on)), spec.requires_approval))
+    return specs
+
+
+def clean_note(note: str | None, max_note: int, what: str = "note") -> str | None:
+    """A cleaned one-line note, None for no note; raise when it is too long."""
+    if note is None:
+        return None
+    check_length(note, max_note, what)
+    text = clean_text(note)
+    if len(text) > max_note:
+        raise PlanError(f"{what} is {len(text)} characters; the limit is {max_note}")
+    return text or None
+
+
+def to_spec(item: object, name: str) -> StepSpec:
+    """`item` as a :class:`StepSpec` (not yet cleaned); the message names what is wrong."""
+    if isinstance(item, StepSpec):
+        return item
+    if isinstance(item, str):
+        return StepSpec(item)
+    if not isinstance(item, Mapping):
+        raise PlanError(
+            f"{name} must be a text or an object with a description, not {type(item).__name__}"
+        )
+    unknown = sorted(str(k) for k in item if k not in SPEC_KEYS)
+    if unknown:
+        raise PlanError(
+            f"{name} has an unknown field {unknown[0]!r} (a step object has {', '.join(SPEC_KEYS)})"
+        )
+    description = item.get("description")
+    if not isinstance(description, str):
+        got = "none" if description is None else type(description).__name__
+        raise PlanError(f"{name} needs a text description (got {got})")
+    approval = item.get("requires_approval", False)
+    if not isinstance(approval, bool):
+        raise PlanError(f"{name}: requires_approval must be true or false")
+    return StepSpec(description, step_numbers(item.get("depends_on"), name), approval)
+
+
+def step_numbers(value: object, name: str) -> tuple[int, ...]:
+    """1-based step numbers from ``2``, ``"2"``, ``"step 2"``, ``"step_2"`` or a list of them."""
+    if value is None:
+        return ()
+    raw = value if isinstance(value, list | tuple) else [value]
+    numbers: list[int] = []
+    for ref in raw:
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            numbers.append(ref)
+            continue
+        match = _STEP_REF.match(ref) if isinstance(ref, str) else None
+        if match is None:
+            raise PlanError(
+                f'{name}: depends_on must list step numbers (like 1 or "step 1"), got {ref!r:.40}'
+            )
+        numbers.append(int(match.group(1)))
+    return tuple(numbers)
