@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The reliability suite, one command: `bash scripts/reliability.sh [--long] [pytest args]`.
 # Quick mode is what CI runs with the normal suite; --long pushes >= 100,000 generated
-# tool calls, 100 SIGKILLs per database and 8 concurrent writers. Starts a throwaway
+# tool calls, 100 SIGKILLs per database and 8 concurrent writers, and runs the MCP tests
+# against the lowest mcp release pyproject.toml admits (scripts/min_deps.sh). Starts a throwaway
 # PostgreSQL unless TASKFORCE_TEST_PG_URL is set (PG cases fail, not skip, without it),
 # and writes docs/qa/reliability.md from the run.
 set -euo pipefail
@@ -19,3 +20,6 @@ fi
 export TASKFORCE_REQUIRE_PG=1
 export TASKFORCE_RELIABILITY_REPORT=docs/qa/reliability.md
 .venv/bin/python -m pytest tests/reliability -q ${args[@]+"${args[@]}"}
+if [ -n "${TASKFORCE_RELIABILITY_LONG:-}" ]; then
+  bash scripts/min_deps.sh   # the lowest mcp pyproject.toml admits runs the MCP tests
+fi

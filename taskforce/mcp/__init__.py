@@ -9,12 +9,23 @@ that leaves the stored plan exactly as it was.
   actions, annotated read-only / destructive / idempotent), each with an optional
   ``session_id`` that defaults to the server's session. Every successful change is
   committed to the store before the result returns, so plans survive restarts.
-* Resources ``plan://{session_id}``: the plan as a Markdown checklist.
+* Resources ``plan://{session_id}``: the plan as a Markdown checklist, listed by page,
+  newest first. Clients are told when a plan changes, whoever changed it
+  (``subscriptions/listen``, or ``resources/subscribe`` for older clients).
+* Prompts ``plan_task`` and ``continue_plan``.
 
 Run it with ``taskforce mcp`` or ``python -m taskforce.mcp --db URL [--session ID]``.
 Importing this package imports the ``mcp`` SDK; ``import taskforce`` does not.
 """
 
-from taskforce.mcp.server import DEFAULT_PORT, DEFAULT_SESSION, TRANSPORTS, build_server, run_server
+from taskforce.mcp.serve import DEFAULT_PORT, TRANSPORTS, PortInUseError, run_server
+from taskforce.mcp.server import DEFAULT_SESSION, build_server
 
-__all__ = ["DEFAULT_PORT", "DEFAULT_SESSION", "TRANSPORTS", "build_server", "run_server"]
+__all__ = [
+    "DEFAULT_PORT",
+    "DEFAULT_SESSION",
+    "TRANSPORTS",
+    "PortInUseError",
+    "build_server",
+    "run_server",
+]

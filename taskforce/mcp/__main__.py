@@ -6,7 +6,8 @@ import argparse
 import logging
 
 from taskforce.errors import StateError, TaskforceError, UserError
-from taskforce.mcp.server import DEFAULT_PORT, DEFAULT_SESSION, TRANSPORTS, run_server
+from taskforce.mcp.serve import DEFAULT_PORT, TRANSPORTS, run_server
+from taskforce.mcp.server import DEFAULT_SESSION
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -14,7 +15,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m taskforce.mcp", description="Serve taskforce's planner over MCP."
     )
-    parser.add_argument("--db", help="database URL (default: $TASKFORCE_DB_URL or user data dir)")
+    parser.add_argument(
+        "--db",
+        help="database URL (default: $TASKFORCE_DB_URL or the user data dir); MCP clients "
+        "do not pass your environment, so name the database here in their config",
+    )
     parser.add_argument("--session", help=f"default session id (default: {DEFAULT_SESSION})")
     parser.add_argument("--transport", choices=TRANSPORTS, default="stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP host (default: 127.0.0.1)")

@@ -1,4 +1,7 @@
-"""The MCP server: planner tools and plan resources over a `StateManager`, and its transports."""
+"""The MCP server: planner tools, plan resources (with change notifications) and prompts.
+
+Over a `StateManager`; the transports are in :mod:`taskforce.mcp.serve`.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from taskforce.errors import ConfigurationError, InvalidSessionIdError
+from taskforce.mcp._notify import PlanChanges, plan_uri, session_of
+from taskforce.mcp._prompts import PROMPTS, get_prompt
 from taskforce.mcp._tools import TOOLS, failure, success, tool_definitions
 from taskforce.store._config import validate_session_id
 from taskforce.tools.planner import PlannerTool
@@ -29,13 +34,8 @@ logger = logging.getLogger(__name__)
 DEFAULT_SESSION = "mcp"
 """The session a call uses when neither it nor the server names one."""
 
-DEFAULT_PORT = 8765
-"""Port of the streamable HTTP transport."""
-
-TRANSPORTS = ("stdio", "streamable-http")
-"""What `run_server` can serve over."""
-
-_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+PAGE_SIZE = 50
+"""Resources per `resources/list` page (newest first; `nextCursor` for more)."""
 _INSTRUCTIONS = (
     "A persistent plan as a checklist: create_plan first, then mark_done each step "
     "(status IN_PROGRESS when you start it, DONE when finished), read_plan to see where you "
@@ -69,6 +69,10 @@ def build_server(
 ) -> Server[Any]:
     """An MCP server exposing the planner's actions as tools and plans as resources.
 
+    Clients are told when a plan changes (``notifications/resources/updated`` on
+    ``subscriptions/listen`` streams, or after ``resources/subscribe``), whoever changed
+    it: this server, an agent run or another process sharing the database.
+
     Args:
         db_url: Database URL for a store the server opens and closes with its lifespan
             (default: ``TASKFORCE_DB_URL``, else the user data dir).
@@ -83,16 +87,16 @@ def build_server(
         raise ConfigurationError("pass either db_url or store, not both")
     default = validate_session_id(session_id or DEFAULT_SESSION)
     tools = tool_definitions(default)
+    changes = PlanChanges()
 
     @asynccontextmanager
     async def lifespan(_: Server[Any]) -> AsyncIterator[_Running]:
-        if store is not None:
-            yield _Running(store)
-            return
-        from taskforce.store import StateManager
-
-        async with StateManager(db_url) as opened:
-            yield _Running(opened)
+        async with _opened(store, db_url) as opened, anyio.create_task_group() as tasks:
+            tasks.start_soon(changes.follow, opened)
+            try:
+                yield _Running(opened)
+            finally:
+                tasks.cancel_scope.cancel()
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -107,20 +111,22 @@ def build_server(
     async def list_resources(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
+        offset = _offset(params.cursor if params is not None else None)
         running: _Running = ctx.lifespan_context
-        recent = [s.session_id for s in await running.store.list_sessions(limit=50)]
-        ids = [default, *(sid for sid in recent if sid != default)]
-        return types.ListResourcesResult(
-            resources=[
-                types.Resource(
-                    uri=f"plan://{sid}",
-                    name=f"plan-{sid}",
-                    title=f"Plan of session {sid}",
-                    mime_type="text/markdown",
-                )
-                for sid in ids
-            ]
-        )
+        rows = await running.store.list_sessions(limit=PAGE_SIZE, offset=offset)
+        resources = [
+            types.Resource(
+                uri=plan_uri(row.session_id),
+                name=f"plan-{row.session_id}",
+                title=row.title or f"Plan of session {row.session_id}",
+                description=f"{row.steps_done}/{row.steps_total} steps done"
+                + (f" · {row.status}" if row.status else ""),
+                mime_type="text/markdown",
+            )
+            for row in rows
+        ]
+        more = str(offset + PAGE_SIZE) if len(rows) == PAGE_SIZE else None
+        return types.ListResourcesResult(resources=resources, next_cursor=more)
 
     async def list_templates(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -138,15 +144,7 @@ def build_server(
         ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
-        scheme, sep, sid = uri.partition("://")
-        if scheme != "plan" or not sep:
-            raise MCPError(
-                types.INVALID_PARAMS, f"unknown resource {uri!r}: use plan://<session_id>"
-            )
-        try:
-            validate_session_id(sid)
-        except InvalidSessionIdError as exc:
-            raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
+        sid = session_of(uri)
         running: _Running = ctx.lifespan_context
         result = await PlannerTool(state_manager=running.store, session_id=sid).execute(
             action="read_plan"
@@ -155,6 +153,16 @@ def build_server(
             raise MCPError(types.INTERNAL_ERROR, result["error"])
         text = types.TextResourceContents(uri=uri, mime_type="text/markdown", text=result["output"])
         return types.ReadResourceResult(contents=[text])
+
+    async def list_prompts(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=PROMPTS)
+
+    async def prompt(
+        ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        return get_prompt(params.name, dict(params.arguments or {}), default)
 
     from taskforce import __version__
 
@@ -169,7 +177,32 @@ def build_server(
         on_list_resources=list_resources,
         on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
+        on_subscribe_resource=changes.subscribe,
+        on_unsubscribe_resource=changes.unsubscribe,
+        on_subscriptions_listen=changes.listen,
+        on_list_prompts=list_prompts,
+        on_get_prompt=prompt,
     )
+
+
+@asynccontextmanager
+async def _opened(store: StateManager | None, db_url: str | None) -> AsyncIterator[StateManager]:
+    if store is not None:
+        yield store
+        return
+    from taskforce.store import StateManager
+
+    async with StateManager(db_url) as opened:
+        yield opened
+
+
+def _offset(cursor: str | None) -> int:
+    """The offset a `resources/list` cursor stands for (our cursors are offsets)."""
+    if cursor is None:
+        return 0
+    if not cursor.isdigit() or len(cursor) > 9:
+        raise MCPError(types.INVALID_PARAMS, f"invalid cursor {cursor[:40]!r}")
+    return int(cursor)
 
 
 async def _call(
@@ -192,55 +225,3 @@ async def _call(
         return failure(result["error"], result.get("error_type") or "invalid_input")
     message = result.get("message") or ""
     return success(tool.plan, session_id, message, result["output"], quiet=name == "read_plan")
-
-
-def run_server(
-    db_url: str | None = None,
-    session_id: str | None = None,
-    transport: str = "stdio",
-    host: str = "127.0.0.1",
-    port: int = DEFAULT_PORT,
-) -> None:
-    """Serve the planner over stdio, or streamable HTTP at ``http://host:port/mcp``.
-
-    The store is opened (and migrated) before serving, so a bad URL or database fails
-    here rather than on the client's first call. Blocks until stdin closes (stdio) or
-    the process is interrupted (HTTP).
-
-    Raises:
-        InvalidSessionIdError: `session_id` is not a valid session id.
-        ConfigurationError: an unknown transport, or an unusable database URL.
-        StateError: the database cannot be opened or migrated.
-    """
-    validate_session_id(session_id or DEFAULT_SESSION)
-    if transport == "stdio":
-        anyio.run(_serve_stdio, db_url, session_id)
-    elif transport == "streamable-http":
-        import uvicorn
-
-        anyio.run(_check_store, db_url)
-        if host not in _LOOPBACK:
-            logger.warning("the planner MCP server has no authentication; serving on %s", host)
-        app = build_server(db_url, session_id).streamable_http_app(host=host)
-        uvicorn.run(app, host=host, port=port, log_level="warning")
-    else:
-        raise ConfigurationError(f"unknown transport {transport!r}: use stdio or streamable-http")
-
-
-async def _check_store(db_url: str | None) -> None:
-    from taskforce.store import StateManager
-
-    async with StateManager(db_url) as store:
-        await store.list_sessions(limit=1)
-
-
-async def _serve_stdio(db_url: str | None, session_id: str | None) -> None:
-    from mcp.server.stdio import stdio_server
-
-    from taskforce.store import StateManager
-
-    async with StateManager(db_url) as store:
-        await store.list_sessions(limit=1)
-        server = build_server(session_id=session_id, store=store)
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())

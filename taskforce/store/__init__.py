@@ -20,7 +20,7 @@ from taskforce.store._config import (
     default_db_url,
     validate_session_id,
 )
-from taskforce.store._types import HistoryEntry, SessionSummary
+from taskforce.store._types import Change, HistoryEntry, SessionSummary
 
 if TYPE_CHECKING:
     from taskforce.store.manager import StateManager
@@ -30,6 +30,7 @@ __all__ = [
     "HEAD_REVISION",
     "MAX_PAYLOAD_BYTES",
     "SCHEMA_REVISIONS",
+    "Change",
     "HistoryEntry",
     "SessionSummary",
     "StateManager",

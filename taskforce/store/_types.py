@@ -8,6 +8,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A committed change: `session_id` is now at `version` (0: the session was deleted).
+
+    Yielded by :meth:`~taskforce.store.StateManager.changes`.
+    """
+
+    session_id: str
+    version: int
+
+
 @dataclass(frozen=True)
 class SessionSummary:
     """One line of a session listing.

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncGenerator, Iterable, Mapping
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -14,7 +15,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taskforce.errors import ConfigurationError, UserError
-from taskforce.store import _engine, _logs, _migrate, _write
+from taskforce.store import _changes, _engine, _logs, _migrate, _write
 from taskforce.store import _schema as t
 from taskforce.store._codec import (
     StepRow,
@@ -34,7 +35,13 @@ from taskforce.store._config import (
 from taskforce.store._history import encode_event
 from taskforce.store._runner import Runner
 from taskforce.store._tx import Tx
-from taskforce.store._types import SUMMARY_COLUMNS, HistoryEntry, SessionSummary, summary_from_row
+from taskforce.store._types import (
+    SUMMARY_COLUMNS,
+    Change,
+    HistoryEntry,
+    SessionSummary,
+    summary_from_row,
+)
 from taskforce.store._write import Cached
 
 T = TypeVar("T")
@@ -178,9 +185,11 @@ class StateManager:
         now = time.time()
 
         def body(tx: Tx) -> tuple[int, str]:
-            return _write.save(
+            saved = _write.save(
                 tx, session_id, encoded, expected_version, cached, now, message_rows, event_list
             )
+            _changes.notify(tx, session_id, saved[0])  # delivered on commit only
+            return saved
 
         try:
             (version, token), cancelled = await self._db.run_tx(body)
@@ -222,7 +231,13 @@ class StateManager:
         validate_session_id(session_id)
 
         self._remember(session_id, None)
-        existed, cancelled = await self._db.run_tx(lambda tx: _write.remove(tx, session_id))
+
+        def body(tx: Tx) -> bool:
+            existed = _write.remove(tx, session_id)
+            _changes.notify(tx, session_id, 0)
+            return existed
+
+        existed, cancelled = await self._db.run_tx(body)
         if cancelled:
             raise asyncio.CancelledError(f"taskforce: session {session_id!r} was deleted")
         return existed
@@ -243,6 +258,29 @@ class StateManager:
             return [summary_from_row(row) for row in await conn.execute(query)]
 
         return (await self._db.run(body, write=False))[0]
+
+    async def changes(
+        self,
+        session_id: str | None = None,
+        *,
+        known: Mapping[str, int] | None = None,
+        poll_interval: float = 0.5,
+    ) -> AsyncGenerator[Change]:
+        """Changes to one session (or all) as they are committed, by any process.
+
+        Yields :class:`~taskforce.store.Change` ``(session_id, version)``; version 0 means
+        deleted. PostgreSQL pushes them (LISTEN/NOTIFY, sent in the writing transaction);
+        SQLite is polled every `poll_interval` seconds (intermediate versions may be
+        skipped: reload the state). The feed starts at the first iteration; pass `known`
+        (session id -> version you hold) to be told first of anything newer.
+        """
+        if session_id is not None:
+            validate_session_id(session_id)
+        await self._db.run(_nothing, write=False)  # the schema exists before watching it
+        feed = _changes.watch(self._engine, session_id, known, poll_interval)
+        async with contextlib.aclosing(feed) as changes:
+            async for change in changes:
+                yield change
 
     @property
     def engine(self) -> AsyncEngine:
@@ -304,6 +342,10 @@ class StateManager:
             return await _logs.read_history(conn, session_id, limit)
 
         return (await self._db.run(body, write=False))[0]
+
+
+async def _nothing(_conn: AsyncConnection) -> None:
+    return None
 
 
 def _literal(value: int) -> Any:

@@ -18,6 +18,7 @@ import mcp_types as types
 import pytest
 from anyio.abc import Process
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 from taskforce.mcp.__main__ import main
 
@@ -46,7 +47,7 @@ async def test_stdio_server_plans_across_a_restart_then_serves_http(tmp_path: Pa
     db = tmp_path / "plans.db"
     params = StdioServerParameters(command=sys.executable, args=server_command(db), cwd=ROOT)
 
-    async with Client(params, mode="legacy") as client:
+    async with Client(stdio_client(params), mode="legacy") as client:
         assert client.server_info is not None and client.server_info.name == "taskforce-planner"
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == {"create_plan", "mark_done", "read_plan", "update_plan"}
@@ -69,7 +70,7 @@ async def test_stdio_server_plans_across_a_restart_then_serves_http(tmp_path: Pa
         args=["mcp", *server_command(db)[2:]],
         cwd=ROOT,
     )
-    async with Client(cli) as client:
+    async with Client(stdio_client(cli)) as client:
         assert text_of(await client.call_tool("read_plan", {})) == first_run
         resource = await client.read_resource("plan://demo")
         (contents,) = resource.contents
@@ -96,6 +97,7 @@ async def test_stdio_server_plans_across_a_restart_then_serves_http(tmp_path: Pa
         assert process.stderr is not None
         stderr = b"".join([chunk async for chunk in process.stderr]).decode()
     assert "Traceback" not in stderr, stderr
+    assert f"serving the planner at http://127.0.0.1:{port}/mcp (database sqlite" in stderr
 
 
 async def _wait_for_port(port: int, process: Process) -> None:
