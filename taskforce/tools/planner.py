@@ -216,7 +216,8 @@ def _apply(args: PlannerArgs, plan: Plan, limits: PlanLimits, now: datetime) -> 
     """Apply a parsed call to `plan`; return the new plan and the success message."""
     if args.action == "create_plan":
         new = plan.replaced(_specs(args.tasks), limits)
-        return new, f"Plan created with {len(new.steps)} tasks."
+        count = len(new.steps)
+        return new, f"Plan created with {count} task{'' if count == 1 else 's'}."
     if args.action == "mark_done":
         if not args.step_index:
             raise PlanError("mark_done needs step_index (a step number from 1)")

@@ -58,7 +58,7 @@ async def test_create_plan_replaces_existing_plan() -> None:
     tool = await make("A", "B", "C")
     await tool.execute(action="mark_done", step_index=1)
     result = await tool.execute(action="create_plan", tasks=["X"])
-    assert result["message"] == "Plan created with 1 tasks."
+    assert result["message"] == "Plan created with 1 task."
     assert [t["description"] for t in tool.get_state()["tasks"]] == ["X"]
     assert statuses(tool) == ["PENDING"]
 
