@@ -7,6 +7,8 @@ and, unlike ``taskforce.testing.ScriptedModel``, does not record deep copies of 
 request (which would measure the test double, not the loop). Each run creates a plan of
 M steps, marks them done one per turn, then answers: M + 2 model calls ("turns").
 
+* flatness: on a 200-step plan with no store (``MemoryStore``), the median turn of the
+  first 10% of turns against the last 10% (a turn: from one model call to the next);
 * per turn: the wall time of ``LeanAgent.execute`` / turns, with no store
   (``MemoryStore``), an SQLite file (WAL, synchronous=FULL) and PostgreSQL;
 * memory: peak RSS of a fresh process running a 1,000-step plan (1,002 turns) on SQLite,
@@ -47,6 +49,7 @@ class InstantModel:
     def __init__(self, steps: int) -> None:
         self._script = self._replies(steps)
         self.calls = 0
+        self.stamps: list[float] = []  # perf_counter at each call: turn n = stamps[n+1] - stamps[n]
 
     @staticmethod
     def _replies(steps: int) -> Iterator[ModelResponse]:
@@ -61,6 +64,7 @@ class InstantModel:
     async def complete(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec]
     ) -> ModelResponse:
+        self.stamps.append(time.perf_counter())
         self.calls += 1
         response = next(self._script)
         if response.tool_calls:
@@ -96,6 +100,34 @@ async def per_turn(store: Any, steps: int, runs: int) -> dict[str, Any]:
     }
 
 
+async def flatness(steps: int, runs: int) -> dict[str, Any]:
+    """Per-turn cost through a mission (MemoryStore): the first 10% of turns vs the last."""
+    firsts: list[float] = []
+    lasts: list[float] = []
+    medians: list[float] = []
+    for _ in range(runs + 1):
+        model = InstantModel(steps)
+        agent = LeanAgent(model=model, max_steps=steps + 5, plan_first=True)
+        result = await agent.execute("Benchmark mission", session_id=f"flat-{uuid.uuid4().hex}")
+        assert result.status.value == "completed", result.status
+        turns = [b - a for a, b in zip(model.stamps, model.stamps[1:], strict=False)]
+        tenth = max(1, len(turns) // 10)
+        firsts.append(statistics.median(turns[1 : tenth + 1]))  # turn 0 creates the plan
+        lasts.append(statistics.median(turns[-tenth:]))
+        medians.append(statistics.median(turns))
+    firsts, lasts, medians = firsts[1:], lasts[1:], medians[1:]  # the first run warms up
+    return {
+        "plan_steps": steps,
+        "runs": runs,
+        "median_ms_per_turn": round(statistics.median(medians) * 1000, 3),
+        "first_10pct_ms": round(statistics.median(firsts) * 1000, 3),
+        "last_10pct_ms": round(statistics.median(lasts) * 1000, 3),
+        "last_vs_first": round(
+            statistics.median(b / a for a, b in zip(firsts, lasts, strict=True)), 2
+        ),
+    }
+
+
 async def child(url: str, steps: int) -> dict[str, Any]:
     async with StateManager(url) as sm:
         elapsed, turns = await one_run(sm, steps)
@@ -113,6 +145,7 @@ async def main() -> dict[str, Any]:
     args.workdir.mkdir(parents=True, exist_ok=True)
     url = f"sqlite+aiosqlite:///{args.workdir / 'agent.db'}"
     out: dict[str, Any] = {"per_turn": {}}
+    out["flatness_200_steps"] = await flatness(200, max(2, args.runs // 3))
     out["per_turn"]["no_store"] = await per_turn(None, 20, args.runs)
     async with StateManager(url) as sm:
         out["per_turn"]["sqlite"] = await per_turn(sm, 20, args.runs)

@@ -163,6 +163,14 @@ def _agent(a: dict[str, Any]) -> str:
         "window 128k tokens. Per turn = wall time / model calls; persistence = the "
         "difference with no store.\n\n"
     )
+    flat = a.get("flatness_200_steps")
+    if flat:
+        out.append(
+            f"Flatness: a {flat['plan_steps']}-step plan with no store (`MemoryStore`), "
+            f"{flat['runs']} runs: median turn **{flat['median_ms_per_turn']} ms**; first 10% "
+            f"of turns {flat['first_10pct_ms']} ms, last 10% {flat['last_10pct_ms']} ms: "
+            f"last / first **{flat['last_vs_first']}x** (per-run ratio, median; 1.0 = flat).\n\n"
+        )
     rows = [
         [name, r["median_ms_per_turn"], r.get("persistence_ms_per_turn")]
         for name, r in a["per_turn"].items()

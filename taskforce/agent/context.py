@@ -63,6 +63,39 @@ def _is_recitation(message: Message) -> bool:
     )
 
 
+class _Tally:
+    """Token counts of messages already seen, so a turn counts only what is new.
+
+    ``bound`` is an upper bound of ``count(view, tools)``: the per-call base, plus each
+    message's marginal count (``count([m]) - count([])``, cached by identity), plus a
+    margin per message for counters that are not exactly additive (JSON separators,
+    rounding). When the bound fits the budget, the exact count would too.
+    """
+
+    MARGIN = 4
+
+    def __init__(self) -> None:
+        self.counter: TokenCounter | None = None
+        self.base = 0
+        self.seen: dict[int, tuple[Message, int]] = {}
+        self.tools: tuple[Sequence[ToolSpec], int] | None = None
+
+    def bound(self, view: Sequence[Message], tools: Sequence[ToolSpec], count: TokenCounter) -> int:
+        if count != self.counter:  # a bound method is a new object at each access
+            self.counter, self.base, self.seen, self.tools = count, count([], []), {}, None
+        if self.tools is None or self.tools[0] is not tools:
+            self.tools = (tools, count([], tools) - self.base)
+        total = self.base + self.tools[1] + self.MARGIN * (len(view) + 1)
+        for message in view:
+            hit = self.seen.get(id(message))
+            if hit is None or hit[0] is not message:
+                hit = self.seen[id(message)] = (message, count([message], []) - self.base)
+            total += hit[1]
+        if len(self.seen) > 2 * len(view) + 64:  # forget messages no longer in the view
+            self.seen = {id(m): self.seen[id(m)] for m in view}
+        return total
+
+
 class ContextBudget:
     """Knows the window size and compacts a conversation view to fit it.
 
@@ -78,6 +111,7 @@ class ContextBudget:
         if window is not None and reserve is None:
             reserve = max(256, min(window // 4, 4096))
         self.reserve = reserve or 0
+        self._tally = _Tally()
 
     def fit(
         self,
@@ -98,6 +132,8 @@ class ContextBudget:
         view = [system, *history]
         if self.window is None and not harder:
             return view, 0
+        if not harder and self._tally.bound(view, tools, count) <= self.window - self.reserve:
+            return view, 0  # the usual turn: only the new messages were counted
         size = count(view, tools)
         budget = (self.window - self.reserve) if self.window is not None else size
         if harder:

@@ -182,3 +182,30 @@ def test_context_window_option_overrides_model(tools: Any) -> None:
     assert agent.budget.window == 4096
     agent = LeanAgent(model=ScriptedModel([], context_window=8192))
     assert agent.budget.window == 8192
+
+
+def test_a_turn_counts_only_its_new_messages_and_decides_as_the_exact_count() -> None:
+    counted: list[int] = []
+
+    class Counting:
+        def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+            counted.append(len(messages))
+            return estimate_tokens(messages, tools)
+
+    model = Counting()
+    system: Message = {"role": "system", "content": "sys"}
+    history: list[Message] = [{"role": "user", "content": "the mission"}]
+    budget = ContextBudget(100_000)
+    for turn in range(200):
+        history.append({"role": "assistant", "content": f"turn {turn} " + "words " * 20})
+        view, level = budget.fit(  # the agent passes model.count_tokens, new each turn
+            system, history, [], model.count_tokens, pinned=0, plan_note=None
+        )
+        assert level == 0 and view == [system, *history]
+    assert sum(counted) < 3 * len(history)  # linear in the mission, not quadratic
+    exact = estimate_tokens([system, *history], [])
+    for window in range(exact - 40, exact + 400, 7):  # the same decision as a full count
+        _, level = ContextBudget(window, reserve=0).fit(
+            system, history, [], estimate_tokens, pinned=0, plan_note=None
+        )
+        assert (level == 0) == (exact <= window), window
