@@ -132,7 +132,8 @@ class ContextBudget:
         view = [system, *history]
         if self.window is None and not harder:
             return view, 0
-        if not harder and self._tally.bound(view, tools, count) <= self.window - self.reserve:
+        budget = (self.window - self.reserve) if self.window is not None else None
+        if not harder and budget is not None and self._tally.bound(view, tools, count) <= budget:
             return view, 0  # the usual turn: only the new messages were counted
         size = count(view, tools)
         budget = (self.window - self.reserve) if self.window is not None else size

@@ -42,6 +42,7 @@ class Runner:
         self._lock = asyncio.Lock()  # SQLite: one writer per process (every op in memory)
         self._ready_lock = asyncio.Lock()
         self._ready = False
+        self._writer: tuple[AsyncConnection, Any] | None = None  # SQLite: kept, under _lock
 
     @contextlib.asynccontextmanager
     async def connect(self, *, write: bool) -> AsyncIterator[AsyncConnection]:
@@ -128,15 +129,41 @@ class Runner:
             return result, cancelled or late
 
     async def _sqlite_attempt(self, body: Callable[[Tx], T], write: bool) -> tuple[T, bool]:
-        async with self.engine.connect() as conn:
-            driver: Any = (await conn.get_raw_connection()).driver_connection  # aiosqlite
+        """One transaction as one call in the aiosqlite connection's thread.
+
+        Writes (and everything in memory) hold ``_lock`` and keep one connection checked
+        out across transactions (checking one out and back costs more than the commit's
+        own Python work); reads without the lock take one from the pool.
+        """
+        if write or self.memory:
+            if self._writer is None:
+                held = await self.engine.connect()
+                self._writer = (held, (await held.get_raw_connection()).driver_connection)
+            conn, writer = self._writer
             try:
                 # aiosqlite's own queue: the callable runs in the connection's thread.
-                result: T = await driver._execute(run_sqlite, driver._conn, body, write)
+                result: T = await writer._execute(run_sqlite, writer._conn, body, write)
+            except BrokenConnection:
+                self._writer = None
+                await conn.invalidate()
+                await conn.close()
+                raise
+            return result, False
+        async with self.engine.connect() as conn:
+            driver: Any = (await conn.get_raw_connection()).driver_connection
+            try:
+                result = await driver._execute(run_sqlite, driver._conn, body, write)
             except BrokenConnection:
                 await conn.invalidate()
                 raise
         return result, False
+
+    async def close(self) -> None:
+        """Return the connection kept for SQLite writes to the pool."""
+        async with self._lock:
+            writer, self._writer = self._writer, None
+            if writer is not None:
+                await writer[0].close()
 
     async def _sa_attempt(
         self, body: Callable[[AsyncConnection], Awaitable[T]], write: bool
@@ -157,6 +184,11 @@ class Runner:
 
     async def _retrying(self, attempt: Attempt[T], write: bool) -> tuple[T, bool]:
         try:
+            try:
+                return await attempt()  # the usual case, without setting up the retries
+            except (DBAPIError, sqlite3.Error) as exc:
+                if not _engine.is_transient(exc):
+                    raise
             async for retry in _engine.retrying(self._retry_seconds):
                 with retry:
                     return await attempt()

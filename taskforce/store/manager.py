@@ -290,6 +290,7 @@ class StateManager:
     async def close(self) -> None:
         """Release the database connections (the engine, if this manager created it)."""
         self._cache.clear()
+        await self._db.close()
         if self._owns_engine:
             await self._engine.dispose()
 
