@@ -1,0 +1,212 @@
+"""`taskforce eval`: run a suite in several arms, show progress and tables, write reports."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.table import Table
+
+from taskforce.cli._settings import _key_var, missing_key
+from taskforce.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from taskforce.evals import EvalResult, Progress, Summary
+    from taskforce.evals.runner import ModelFactory
+
+DEFAULT_RESULTS = "taskforce-eval.jsonl"
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """What `taskforce eval` was asked to do."""
+
+    suite: str = "builtin"
+    model: str | None = None
+    api_base: str | None = None
+    arms: str = "none,planner"
+    repeat: int = 1
+    limit: int | None = None
+    missions: tuple[str, ...] = ()
+    json_path: Path | None = None
+    results: Path = Path(DEFAULT_RESULTS)
+    report: Path | None = None
+    baseline: Path | None = None
+    max_steps: int = 20
+    timeout: float = 900.0
+    context_window: int | None = None
+    setup: str | None = None
+    plain: bool = False
+
+
+def list_command(console: Console) -> None:
+    """Print the built-in suites and the base arms."""
+    from taskforce.evals import BASES, BUILTIN_SUITES
+
+    table = Table(title="Suites (--suite NAME, or a .py file of your own)")
+    table.add_column("name")
+    table.add_column("what")
+    for name, (what, _) in BUILTIN_SUITES.items():
+        table.add_row(name, what)
+    console.print(table)
+    console.print(
+        f"Arms (--arms): {', '.join(BASES)}, or NAME=planner+OPTION=VALUE (LeanAgent options), "
+        "e.g. strict=planner+require_work_before_done=true"
+    )
+
+
+def model_factory(options: EvalOptions) -> ModelFactory:
+    """The model of every run: offline (default), reference replay, or a litellm model."""
+    from taskforce.evals import REFERENCE, litellm_factory, reference_model
+
+    name = (options.model or "offline").strip()
+    if name == REFERENCE:
+        return reference_model
+    if name.lower() == "offline":
+        from taskforce.models.offline import OfflineModel
+
+        return lambda _mission, _arm: OfflineModel()
+    if var := missing_key(name, options.api_base, os.environ):
+        raise ConfigurationError(f"model {name!r} needs an API key: set {var} (or --api-base)")
+    var = _key_var(name) if options.api_base else None
+    key = "sk-no-key-required" if var and not os.environ.get(var, "").strip() else None
+    return litellm_factory(
+        name, api_base=options.api_base, api_key=key, context_window=options.context_window
+    )
+
+
+def eval_command(options: EvalOptions, console: Console) -> int:
+    """Run (or resume) the evaluation; print tables; write JSON and the report. Exit code."""
+    from taskforce.evals import ResultStore, RunSettings, evaluate, load_suite
+
+    suite = load_suite(options.suite)
+    settings = RunSettings(options.max_steps, options.timeout, options.context_window)
+    store = ResultStore(options.results)
+    command = "taskforce " + shlex.join(sys.argv[1:])
+    meta = {"argv": command, "temperature": 0.0, "setup": options.setup or ""}
+    factory = model_factory(options)
+    with _progress(console, options.plain) as on_progress:
+        result = asyncio.run(
+            evaluate(
+                suite,
+                factory,
+                arms=options.arms,
+                repeat=options.repeat,
+                missions=options.missions,
+                limit=options.limit,
+                settings=settings,
+                results=store,
+                on_progress=on_progress,
+                meta=meta,
+            )
+        )
+    console.print(f"{result.ran} run(s) made, {result.reused} found in {options.results}")
+    summary_table(result.summary, console)
+    if options.json_path is not None:
+        write_json(result, options.json_path)
+        console.print(f"JSON results: {options.json_path}")
+    if options.report is not None:
+        write_report(options, command)
+        console.print(f"Report: {options.report}")
+    return 0
+
+
+def write_json(result: EvalResult, path: Path) -> None:
+    """Summary and every run (without transcripts) as one JSON document."""
+    data = {
+        "summary": result.summary.as_dict(),
+        "runs": [r.as_dict(transcript=False) for r in result.records],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def write_report(options: EvalOptions, command: str) -> None:
+    """The Markdown report of the results file (and the baseline file, when named)."""
+    from taskforce.evals import ResultStore, render_report
+
+    same = options.baseline is not None and options.baseline.resolve() == options.results.resolve()
+    current = [] if same else ResultStore(options.results).latest()
+    baseline = ResultStore(options.baseline).latest() if options.baseline else []
+    text = render_report(
+        current, baseline, command=command, baseline_path=options.baseline,
+        current_path=None if same else options.results,
+    )  # fmt: skip
+    options.report.parent.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
+    options.report.write_text(text, encoding="utf-8")  # type: ignore[union-attr]
+
+
+def summary_table(summary: Summary, console: Console) -> None:
+    """The per-arm table and the paired comparisons."""
+    table = Table(title="taskforce eval")
+    for column in ("suite", "arm", "solved", "95% CI", "false compl.", "no-work ticks",
+                   "crashes", "turns/run", "in tok/run", "planning"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("suite", "arm") else "right")
+    for a in summary.arms:
+        per = max(a.runs, 1)
+        table.add_row(
+            a.suite, a.arm, f"{a.solved}/{a.runs}", f"{a.low:.0%}-{a.high:.0%}",
+            str(a.false_completions), str(a.no_work_ticks), str(a.crashes),
+            f"{a.turns / per:.1f}", f"{a.input_tokens // per:,}", f"{a.planning_share:.0%}",
+        )  # fmt: skip
+    console.print(table)
+    for c in summary.comparisons:
+        console.print(
+            f"{c.a} vs {c.b}: both {c.both}, only A {c.only_a}, only B {c.only_b}, neither "
+            f"{c.neither}; A - B = {c.difference:+.0%} ({c.low:+.0%} to {c.high:+.0%}), "
+            f"McNemar p = {c.p_value:.3g}"
+        )
+
+
+class _progress:
+    """A rich progress bar on a terminal, plain lines otherwise."""
+
+    def __init__(self, console: Console, plain: bool) -> None:
+        self.console = console
+        self.plain = plain or not console.is_terminal
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> Any:
+        if not self.plain:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(), console=self.console,
+            )  # fmt: skip
+            self.bar.start()
+        return self.update
+
+    def update(self, p: Progress) -> None:
+        if self.task is None and self.bar is not None:
+            self.task = self.bar.add_task("eval", total=p.total)
+        r = p.record
+        if r is None:
+            return
+        what = f"{r.key.mission} [{r.key.arm}#{r.key.repeat}]"
+        verdict = "solved" if r.solved else f"not solved ({r.status})"
+        line = f"{p.done}/{p.total} {what}: {verdict}" + (" (stored)" if p.reused else "")
+        if self.plain:
+            print(line, file=sys.stderr, flush=True)
+            return
+        self.bar.update(self.task, completed=p.done, description=what)
+        if not p.reused:
+            self.bar.console.print(line + f" — {r.seconds:.0f} s, {r.turns} turns")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

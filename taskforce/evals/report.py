@@ -1,0 +1,166 @@
+"""The Markdown report, generated from stored results only (regenerating never reruns).
+
+Sections: how it was measured (commands, model, settings, machine, commits, dates, wall
+time), the BASELINE (a results file named as the baseline), the CURRENT results, an
+ABLATION table (one row per arm of either), and per-mission tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from taskforce.evals.record import RunRecord
+from taskforce.evals.summary import ArmSummary, Summary, summarize
+
+__all__ = ["render_report"]
+
+_DEFINITIONS = """\
+## What the columns mean
+- **solved**: the mission's checker read the tools' world (what was saved, sent, written)
+  and, where the answer is the product, the number in the answer; 95% Wilson interval.
+- **false completions**: runs that ended as finished (status completed with an answer) or
+  with every plan step ticked, while the checker says not solved.
+- **no-work ticks**: plan steps marked done with no non-planner tool run since the step
+  started (k steps ticked at once after c tool runs count max(0, k - c)).
+- **crashes**: runs that ended in a provider error, a crash or the wall-time limit.
+- **planning share**: the share of input tokens spent on the planner's tool definition,
+  planner calls and results, `[Plan update]` recitations and plan reminders. Each request
+  is split with the model's `count_tokens` (tiktoken for litellm models, an estimate for
+  other tokenizers) and the share is applied to the provider's reported input tokens.
+- **paired**: arms compared on the same missions and repeats: both solved / only A /
+  only B / neither, the difference in solve rate with a 95% interval (Newcombe), and the
+  exact McNemar p-value (two-sided binomial test on the discordant pairs).
+"""
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _arm_rows(arms: Sequence[ArmSummary], label: str = "") -> list[str]:
+    rows = []
+    for a in arms:
+        per = max(a.runs, 1)
+        rows.append(
+            f"| {label}{a.suite} | {a.arm} | {a.solved}/{a.runs} ({_pct(a.rate)}, "
+            f"{_pct(a.low)}-{_pct(a.high)}) | {a.false_completions} | {a.no_work_ticks} "
+            f"({a.runs_with_no_work_ticks} runs) | {a.crashes} | {a.overflows} | "
+            f"{a.turns / per:.1f} | {a.input_tokens // per:,} | {_pct(a.planning_share)} | "
+            f"{a.seconds / per:.0f} s |"
+        )
+    return rows
+
+
+_ARM_HEAD = [
+    "| suite | arm | solved (95% CI) | false completions | no-work ticks | crashes | "
+    "overflows | turns/run | input tokens/run | planning share | wall/run |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+]
+
+
+def _section(title: str, records: Sequence[RunRecord], arm_order: Sequence[str]) -> list[str]:
+    if not records:
+        return [f"## {title}", "", "Not recorded yet.", ""]
+    summary = summarize(records, arm_order)
+    lines = [f"## {title}", "", *_facts(records), "", *_ARM_HEAD, *_arm_rows(summary.arms), ""]
+    lines += _paired(summary) + _missions(summary)
+    return lines
+
+
+def _paired(summary: Summary) -> list[str]:
+    if not summary.comparisons:
+        return []
+    lines = [
+        "Paired comparisons (A - B on the same missions and repeats):",
+        "",
+        "| A | B | pairs | both | only A | only B | neither | A - B (95% CI) | McNemar p |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in summary.comparisons:
+        lines.append(
+            f"| {c.a} | {c.b} | {c.n} | {c.both} | {c.only_a} | {c.only_b} | {c.neither} | "
+            f"{100 * c.difference:+.0f} pts ({100 * c.low:+.0f} to {100 * c.high:+.0f}) | "
+            f"{c.p_value:.3g} |"
+        )
+    return [*lines, ""]
+
+
+def _missions(summary: Summary) -> list[str]:
+    arms = list(dict.fromkeys(a.arm for a in summary.arms))
+    lines = [
+        "<details><summary>Per mission (solved/runs; F = false completion; "
+        "status of the runs)</summary>",
+        "",
+        "| mission | " + " | ".join(arms) + " |",
+        "|---|" + "---|" * len(arms),
+    ]
+    for mission, cells in summary.missions.items():
+        row = []
+        for arm in arms:
+            cell = cells.get(arm)
+            if cell is None:
+                row.append("-")
+                continue
+            status = ",".join(sorted(set(cell["status"])))
+            flag = f" F{cell['false']}" if cell["false"] else ""
+            row.append(f"{cell['solved']}/{cell['runs']}{flag} {status}")
+        lines.append(f"| {mission} | " + " | ".join(row) + " |")
+    return [*lines, "", "</details>", ""]
+
+
+def _facts(records: Sequence[RunRecord]) -> list[str]:
+    def values(key: str) -> str:
+        found = dict.fromkeys(str(r.meta.get(key, "")) for r in records if r.meta.get(key))
+        return ", ".join(f"`{v}`" for v in found) or "not recorded"
+
+    settings = dict.fromkeys(
+        ", ".join(f"{k}={v}" for k, v in sorted((r.meta.get("settings") or {}).items()))
+        for r in records
+    )
+    dates = sorted(r.started_at for r in records if r.started_at)
+    wall = sum(r.seconds for r in records)
+    models = ", ".join(f"`{m}`" for m in dict.fromkeys(r.key.model for r in records))
+    return [
+        f"- commands: {values('argv')}",
+        f"- model: {models}; setup: {values('setup')}; temperature: {values('temperature')}",
+        f"- limits: {'; '.join(settings) or 'not recorded'}",
+        f"- code: commit {values('commit')}; machine: {values('machine')}; "
+        f"Python {values('python')}",
+        f"- runs: {len(records)}, from {dates[0] if dates else '?'} to "
+        f"{dates[-1] if dates else '?'}, wall time of the runs {wall / 3600:.2f} h",
+    ]
+
+
+def render_report(
+    current: Sequence[RunRecord],
+    baseline: Sequence[RunRecord] = (),
+    *,
+    command: str = "",
+    arm_order: Sequence[str] = ("none", "planner"),
+    baseline_path: str | Path | None = None,
+    current_path: str | Path | None = None,
+) -> str:
+    """The Markdown report of `baseline` and `current` results (either may be empty)."""
+    lines = [
+        "# Does planning help? taskforce's agent evaluation",
+        "",
+        "Generated from stored results by `taskforce eval` (regenerating reruns nothing "
+        "that is stored):",
+        "",
+        "```",
+        command or "taskforce eval --report docs/qa/agent-eval.md ...",
+        "```",
+        "",
+        f"Baseline results: `{baseline_path or 'none'}`; current results: "
+        f"`{current_path or 'none'}`.",
+        "",
+    ]
+    lines += _section("Baseline (before agent changes)", baseline, arm_order)
+    lines += _section("Current", current, arm_order)
+    lines += ["## Ablation (every arm tried)", "", *_ARM_HEAD]
+    for label, records in (("baseline: ", baseline), ("current: ", current)):
+        if records:
+            lines += _arm_rows(summarize(records, arm_order).arms, label)
+    lines += ["", _DEFINITIONS]
+    return "\n".join(lines)

@@ -1,0 +1,183 @@
+"""One run: a mission in an arm with a fresh world and a fresh agent, measured.
+
+Each user turn of the mission is one ``LeanAgent.execute`` in the same session. The
+model is wrapped in a :class:`~taskforce.evals.meter.MeteredModel`; the agent's events
+feed the plan-tick tally and the transcript; the checker reads the world at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from taskforce.agent import AgentEvent, AgentResult, LeanAgent
+from taskforce.evals.arms import Arm
+from taskforce.evals.meter import MeteredModel
+from taskforce.evals.mission import Mission, MultiTurnWorld
+from taskforce.evals.record import RunKey, RunRecord, TickTally
+from taskforce.models.base import Model
+
+__all__ = ["ModelFactory", "RunSettings", "run_mission"]
+
+ModelFactory = Callable[[Mission, Arm], Model]
+"""Builds the model for one run (a fresh one where the model holds state, e.g. a script)."""
+
+_KEPT_EVENTS = {"llm_call", "plan_updated", "error", "final_answer"}
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """Limits and settings shared by every run of an evaluation.
+
+    Args:
+        max_steps: Model calls allowed per user turn (LeanAgent's ``max_steps``).
+        timeout: Wall-time limit of one run, in seconds (then it counts as ``timeout``).
+        context_window: The context size the agent budgets for (None: the model's).
+    """
+
+    max_steps: int = 20
+    timeout: float = 900.0
+    context_window: int | None = None
+
+    def digest(self, arm: Arm) -> str:
+        """A hash of the arm's options and these settings (the runs they make compare)."""
+        data = {"arm": dict(arm.options), "max_steps": self.max_steps,
+                "context_window": self.context_window}  # fmt: skip
+        text = json.dumps(data, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def run_key(
+    suite: str, mission: Mission, arm: Arm, repeat: int, model: str, s: RunSettings
+) -> RunKey:
+    """The key a run's result is stored under."""
+    return RunKey(suite, mission.id, arm.name, repeat, model, s.digest(arm), mission.fingerprint)
+
+
+async def run_mission(
+    mission: Mission, arm: Arm, model: Model, key: RunKey, settings: RunSettings
+) -> RunRecord:
+    """Run `mission` once in `arm` with `model`; never raises for the run's own failures.
+
+    Provider failures end the run as ``failed``, other exceptions as ``crashed``, the wall
+    limit as ``timeout``; each is recorded with its message. Cancellation propagates (an
+    interrupted evaluation resumes this run later).
+    """
+    record = RunRecord(key=key, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
+    world = mission.world()
+    metered = MeteredModel(model)
+    events: list[dict[str, Any]] = []
+    tally = TickTally()
+    counts = {"tasks": 0, "tool_calls": 0}
+
+    agent: LeanAgent
+
+    def on_event(event: AgentEvent) -> None:
+        kind, data = event.kind.value, event.data
+        if kind == "tool_call":
+            tally.on_call(str(data.get("id")), str(data.get("name")), bool(data.get("runs")))
+            counts["tool_calls"] += data.get("name") != "planner"
+        elif kind == "tool_result":
+            tally.on_result(str(data.get("id")))
+        elif kind == "plan_updated":
+            tasks = agent.planner.get_state().get("tasks") or []
+            done = sum(str(t.get("status")).upper() == "DONE" for t in tasks)
+            tally.on_plan(done, created=len(tasks) != counts["tasks"])
+            counts["tasks"] = len(tasks)
+        elif kind == "error" and "context" in str(data.get("message", "")).lower():
+            record.overflows += 1
+        if kind in _KEPT_EVENTS:
+            events.append({"kind": kind, **data})
+
+    agent = LeanAgent(
+        model=metered, tools=list(world.tools()), max_steps=settings.max_steps,
+        context_window=settings.context_window, on_event=on_event, **dict(arm.options),
+    )  # fmt: skip
+    session_id = uuid.uuid4().hex
+    started = time.monotonic()
+    result: AgentResult | None = None
+    try:
+        async with asyncio.timeout(settings.timeout):
+            for index, turn in enumerate(mission.turns):
+                if isinstance(world, MultiTurnWorld):
+                    world.begin_turn(index)
+                result = await agent.execute(turn, session_id)
+                if result.error:
+                    break
+        record.status = result.status.value if result else "crashed"
+        if result is not None and result.error:
+            record.errors.append(result.error)
+    except TimeoutError:
+        record.status = "timeout"
+        record.errors.append(f"timeout: the run took longer than {settings.timeout:g} s")
+    except Exception as exc:
+        record.status = "crashed"
+        record.errors.append(f"crash: {type(exc).__name__}: {exc}"[:2000])
+    record.seconds = round(time.monotonic() - started, 2)
+    answer = result.final_message if result is not None and not result.error else ""
+    await _finish(record, mission, world, agent, metered, answer, session_id, events)
+    record.tool_calls = counts["tool_calls"]
+    record.no_work_ticks = tally.no_work
+    return record
+
+
+async def _finish(
+    record: RunRecord,
+    mission: Mission,
+    world: Any,
+    agent: LeanAgent,
+    metered: MeteredModel,
+    answer: str,
+    session_id: str,
+    events: list[dict[str, Any]],
+) -> None:
+    """Judge the world, read the plan and the tokens, keep the transcript."""
+    verdict = mission.judge(world, answer)
+    record.solved, record.reason = verdict.solved, verdict.reason
+    record.final_answer = answer
+    tasks = agent.planner.get_state().get("tasks") or []
+    record.plan_steps = len(tasks)
+    record.final_plan = agent.planner.get_plan_summary() if tasks else ""
+    open_ = [t for t in tasks if str(t.get("status")).upper() in {"PENDING", "IN_PROGRESS"}]
+    record.all_ticked = bool(tasks) and not open_
+    finished = record.status == "completed" and bool(answer.strip())
+    record.false_completion = not record.solved and (finished or record.all_ticked)
+    split = metered.split
+    record.turns = split.requests
+    record.tokens = split.as_dict()
+    provider = split.usage.prompt_tokens > 0
+    record.input_tokens = split.usage.prompt_tokens if provider else split.estimated_input
+    record.output_tokens = split.usage.completion_tokens if provider else split.estimated_output
+    record.tokens["source"] = "provider" if provider else "estimate"
+    record.planning_tokens = round(split.planning_share * record.input_tokens)
+    messages = await agent.store.load_messages(session_id)
+    record.transcript = {
+        "system": agent.system_prompt,
+        "tools": [t["function"]["name"] for t in agent.specs],
+        "messages": messages,
+        "events": events,
+        "world": _describe(world),
+    }
+
+
+def _describe(world: Any) -> Any:
+    """The world's own summary for the transcript (``snapshot()`` if it has one)."""
+    snapshot = getattr(world, "snapshot", None)
+    if callable(snapshot):
+        try:
+            return snapshot()
+        except Exception as exc:
+            return f"snapshot failed: {type(exc).__name__}: {exc}"
+    return repr(world)[:2000]
+
+
+def settings_dict(settings: RunSettings) -> dict[str, Any]:
+    """The settings as JSON-ready data (for the records' meta)."""
+    return asdict(settings)

@@ -1,0 +1,124 @@
+"""Aggregates of stored runs: per arm (Wilson intervals), per mission, paired comparisons."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from taskforce.evals.record import RunRecord
+from taskforce.evals.stats import Paired, paired, wilson
+
+__all__ = ["ArmSummary", "Summary", "summarize"]
+
+
+@dataclass(frozen=True)
+class ArmSummary:
+    """One arm of one suite: rates with 95% Wilson intervals and token totals."""
+
+    suite: str
+    arm: str
+    runs: int
+    solved: int
+    low: float
+    high: float
+    false_completions: int
+    no_work_ticks: int
+    runs_with_no_work_ticks: int
+    crashes: int
+    overflows: int
+    turns: int
+    input_tokens: int
+    output_tokens: int
+    planning_tokens: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Solved / runs."""
+        return self.solved / self.runs if self.runs else 0.0
+
+    @property
+    def planning_share(self) -> float:
+        """Planning input tokens / input tokens."""
+        return self.planning_tokens / self.input_tokens if self.input_tokens else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready numbers."""
+        return {
+            **{k: getattr(self, k) for k in self.__dataclass_fields__},
+            "rate": round(self.rate, 4),
+            "planning_share": round(self.planning_share, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Everything the tables and the report show, computed from records."""
+
+    arms: list[ArmSummary]
+    comparisons: list[Paired]
+    missions: dict[str, dict[str, dict[str, Any]]]
+    """suite/mission -> arm -> {"solved": k, "runs": n, "status": [...], "false": f}."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready numbers."""
+        return {
+            "arms": [a.as_dict() for a in self.arms],
+            "comparisons": [
+                {**{k: getattr(c, k) for k in c.__dataclass_fields__}, "n": c.n}
+                for c in self.comparisons
+            ],
+            "missions": self.missions,
+        }
+
+
+def _arm_summary(suite: str, arm: str, runs: Sequence[RunRecord]) -> ArmSummary:
+    solved = sum(r.solved for r in runs)
+    low, high = wilson(solved, len(runs))
+    return ArmSummary(
+        suite=suite, arm=arm, runs=len(runs), solved=solved, low=low, high=high,
+        false_completions=sum(r.false_completion for r in runs),
+        no_work_ticks=sum(r.no_work_ticks for r in runs),
+        runs_with_no_work_ticks=sum(r.no_work_ticks > 0 for r in runs),
+        crashes=sum(r.crashed for r in runs),
+        overflows=sum(r.overflows for r in runs),
+        turns=sum(r.turns for r in runs),
+        input_tokens=sum(r.input_tokens for r in runs),
+        output_tokens=sum(r.output_tokens for r in runs),
+        planning_tokens=sum(r.planning_tokens for r in runs),
+        seconds=round(sum(r.seconds for r in runs), 1),
+    )  # fmt: skip
+
+
+def summarize(records: Iterable[RunRecord], arm_order: Sequence[str] = ()) -> Summary:
+    """Aggregate `records` per suite and arm; compare every pair of arms of a suite.
+
+    Arms are listed in `arm_order` first, then in the order they were first seen. A
+    comparison pairs runs of the same mission and repeat (a run missing in one arm is
+    left out of that comparison).
+    """
+    groups: dict[tuple[str, str], list[RunRecord]] = {}
+    for record in records:
+        groups.setdefault((record.key.suite, record.key.arm), []).append(record)
+    rank = {name: i for i, name in enumerate(arm_order)}
+    keys = sorted(groups, key=lambda k: (k[0], rank.get(k[1], len(rank)), list(groups).index(k)))
+    arms = [_arm_summary(suite, arm, groups[(suite, arm)]) for suite, arm in keys]
+    comparisons: list[Paired] = []
+    for suite in dict.fromkeys(s for s, _ in keys):
+        names = [a for s, a in keys if s == suite]
+        for a, b in combinations(names, 2):
+            solved_a = {f"{r.key.mission}#{r.key.repeat}": r.solved for r in groups[(suite, a)]}
+            solved_b = {f"{r.key.mission}#{r.key.repeat}": r.solved for r in groups[(suite, b)]}
+            comparisons.append(paired(f"{suite}:{b}", f"{suite}:{a}", solved_b, solved_a))
+    missions: dict[str, dict[str, dict[str, Any]]] = {}
+    for (suite, arm), runs in groups.items():
+        for r in runs:
+            row = missions.setdefault(f"{suite}/{r.key.mission}", {})
+            cell = row.setdefault(arm, {"solved": 0, "runs": 0, "status": [], "false": 0})
+            cell["solved"] += r.solved
+            cell["runs"] += 1
+            cell["false"] += r.false_completion
+            cell["status"].append(r.status)
+    return Summary(arms, comparisons, missions)
