@@ -12,5 +12,8 @@ stamp=.venv/.taskforce-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
   .venv/bin/python -m pip install -q -e ".[test,openai_agents,pydantic_ai,langchain]"
+  # BFCL's multi-turn classes and checker for `taskforce eval --suite bfcl-multi-turn` and its
+  # tests: without its dependencies (numpy, faiss, ...), which those parts never import.
+  .venv/bin/python -m pip install -q --no-deps "bfcl-eval==2026.3.23" "mpmath>=1.3,<2"
   touch "$stamp"
 fi

@@ -82,7 +82,7 @@ def model_factory(options: EvalOptions) -> ModelFactory:
     )
 
 
-def eval_command(options: EvalOptions, console: Console) -> int:
+def run_eval(options: EvalOptions, console: Console) -> int:
     """Run (or resume) the evaluation; print tables; write JSON and the report. Exit code."""
     from taskforce.evals import ResultStore, RunSettings, evaluate, load_suite
 

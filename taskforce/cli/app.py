@@ -14,6 +14,8 @@ from typing import Annotated
 import typer
 
 from taskforce.cli._errors import EXIT_CODES_HELP, EXIT_USAGE, fail, reporting
+from taskforce.cli._eval_command import eval_command
+from taskforce.cli._options import ApiBaseOpt, ModelOpt, PlainOpt
 from taskforce.cli._settings import Settings
 
 app = typer.Typer(
@@ -29,27 +31,11 @@ plan_app = typer.Typer(help="Show, export and import plans.", no_args_is_help=Tr
 db_app = typer.Typer(help="Manage the database schema (Alembic migrations).", no_args_is_help=True)
 app.add_typer(plan_app, name="plan")
 app.add_typer(db_app, name="db")
+app.command("eval")(eval_command)
 
 SessionOpt = Annotated[
     str | None,
     typer.Option("--session", "-s", help="Continue this session (see `taskforce sessions`)."),
-]
-ModelOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--model",
-        "-m",
-        envvar="TASKFORCE_MODEL",
-        help="litellm model name, e.g. openai/gpt-4o-mini. Default: the offline rule-based model.",
-    ),
-]
-ApiBaseOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--api-base",
-        envvar="TASKFORCE_API_BASE",
-        help="Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.",
-    ),
 ]
 DbOpt = Annotated[
     str | None,
@@ -116,7 +102,6 @@ def run(
 NoteOpt = Annotated[
     str | None, typer.Option("--note", "-n", help="Why: shown to the model with the decision.")
 ]
-PlainOpt = Annotated[bool, typer.Option("--plain", help="Plain lines instead of the live view.")]
 SessionArg = Annotated[str, typer.Argument(help="A paused session (see `taskforce sessions`).")]
 
 
@@ -215,86 +200,6 @@ def sessions(
         from taskforce.cli._views import sessions_command
 
         sessions_command(settings, limit=limit, offset=offset, as_json=as_json)
-
-
-@app.command("eval")
-def eval_(
-    ctx: typer.Context,
-    suite: Annotated[
-        str, typer.Option("--suite", help="builtin, bfcl-multi-turn, or a .py file (see --list).")
-    ] = "builtin",
-    model: ModelOpt = None,
-    api_base: ApiBaseOpt = None,
-    arms: Annotated[
-        str,
-        typer.Option(
-            "--arms",
-            help="Comma-separated: none, planner, NAME=planner+OPTION=VALUE (LeanAgent options).",
-        ),
-    ] = "none,planner",
-    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Runs per mission and arm.")] = 1,
-    limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Only the first N missions.")
-    ] = None,
-    mission: Annotated[
-        list[str] | None, typer.Option("--mission", help="Only this mission id (repeatable).")
-    ] = None,
-    json_path: Annotated[
-        Path | None, typer.Option("--json", help="Write the summary and every run as JSON.")
-    ] = None,
-    list_: Annotated[bool, typer.Option("--list", help="List suites and arms, then exit.")] = False,
-    results: Annotated[
-        Path,
-        typer.Option("--results", help="Results file (JSONL): stored runs are not rerun."),
-    ] = Path("taskforce-eval.jsonl"),
-    report: Annotated[
-        Path | None, typer.Option("--report", help="Write the Markdown report here.")
-    ] = None,
-    baseline: Annotated[
-        Path | None,
-        typer.Option("--baseline", help="A results file shown as the report's baseline."),
-    ] = None,
-    max_steps: Annotated[
-        int, typer.Option("--max-steps", min=1, max=1000, help="Model calls per user turn.")
-    ] = 20,
-    timeout: Annotated[
-        float, typer.Option("--timeout", min=1, help="Seconds allowed per run.")
-    ] = 900.0,
-    context_window: Annotated[
-        int | None, typer.Option("--context-window", min=256, help="Context size in tokens.")
-    ] = None,
-    setup: Annotated[
-        str | None,
-        typer.Option(
-            "--setup", help="How the model is served (quantisation, flags): for the report."
-        ),
-    ] = None,
-    plain: PlainOpt = False,
-) -> None:
-    """Does planning help your model? Run a suite with and without the planner, compare.
-
-    Greedy decoding (temperature 0). Results are stored as they come (--results), so an
-    interrupted evaluation resumes; --model reference replays the missions' reference
-    solutions (checks a suite); the default model is the offline one.
-    """
-    debug = bool(ctx.obj)
-    with reporting(debug):
-        from rich.console import Console
-
-        from taskforce.cli._eval import EvalOptions, eval_command, list_command
-
-        console = Console()
-        if list_:
-            list_command(console)
-            return
-        options = EvalOptions(
-            suite=suite, model=model, api_base=api_base, arms=arms, repeat=repeat,
-            limit=limit, missions=tuple(mission or ()), json_path=json_path, results=results,
-            report=report, baseline=baseline, max_steps=max_steps, timeout=timeout,
-            context_window=context_window, setup=setup, plain=plain,
-        )  # fmt: skip
-        code = eval_command(options, console)
-    raise typer.Exit(code)
 
 
 @plan_app.command("show")

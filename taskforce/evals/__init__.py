@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from taskforce.evals.arms import BASES, Arm, parse_arms
-    from taskforce.evals.evaluate import EvalResult, Progress, evaluate, litellm_factory
+    from taskforce.evals.engine import EvalResult, Progress, evaluate, litellm_factory
     from taskforce.evals.meter import MeteredModel, TokenSplit
     from taskforce.evals.mission import (
         Mission,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     **dict.fromkeys(["BASES", "Arm", "parse_arms"], "taskforce.evals.arms"),
     **dict.fromkeys(
-        ["EvalResult", "Progress", "evaluate", "litellm_factory"], "taskforce.evals.evaluate"
+        ["EvalResult", "Progress", "evaluate", "litellm_factory"], "taskforce.evals.engine"
     ),
     **dict.fromkeys(["MeteredModel", "TokenSplit"], "taskforce.evals.meter"),
     **dict.fromkeys(

@@ -110,7 +110,13 @@ class BfclTool:
         output = self._world.run(to_call(self.name, params))
         if output.startswith("Error during execution"):
             return {"success": False, "error": output}
-        return {"success": True, "output": output}
+        try:
+            data = json.loads(output)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and set(data) == {"error"}:  # BFCL's own error replies
+            return {"success": False, "error": str(data["error"])}
+        return {"success": True, "output": data if isinstance(data, dict | list) else output}
 
 
 class BfclWorld:

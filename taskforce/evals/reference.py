@@ -58,5 +58,5 @@ def reference_script(mission: Mission, planning: bool) -> list[ModelResponse]:
 
 
 def reference_model(mission: Mission, arm: Arm) -> Model:
-    """A model factory for :func:`~taskforce.evals.evaluate`: the mission's reference."""
+    """A model factory for :func:`~taskforce.evals.engine`: the mission's reference."""
     return ScriptedModel(reference_script(mission, arm.planning), name=REFERENCE)

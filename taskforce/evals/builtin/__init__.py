@@ -8,7 +8,8 @@ one (solved) and a broken copy of it (not solved), so no checker is vacuous.
 
 from __future__ import annotations
 
-from taskforce.evals.builtin.missions_branching import CONDITIONAL, FAN_OUT
+from taskforce.evals.builtin.missions_conditional import CONDITIONAL
+from taskforce.evals.builtin.missions_fanout import FAN_OUT
 from taskforce.evals.builtin.missions_long import LONG
 from taskforce.evals.builtin.missions_simple import CHAINS, SINGLE
 from taskforce.evals.builtin.world import ToyWorld

@@ -1,0 +1,78 @@
+"""`taskforce eval` in-process and as the real executable (litellm's HTTP path included)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import Invoke, run_bin
+from tests.fakes.openai_server import FakeOpenAIServer, reply, tool_call
+
+
+def test_list_and_help(cli: Invoke) -> None:
+    listed = cli("eval", "--list")
+    assert listed.exit_code == 0
+    assert "builtin" in listed.stdout and "bfcl-multi-turn" in listed.stdout
+    assert "require_work_before_done" in listed.stdout
+    help_text = cli("eval", "--help").stdout
+    for option in ("--suite", "--model", "--api-base", "--arms", "--repeat", "--limit",
+                   "--json", "--list", "--results", "--report", "--baseline"):  # fmt: skip
+        assert option in help_text, option
+
+
+def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> None:
+    results, out, report = tmp_path / "r.jsonl", tmp_path / "r.json", tmp_path / "eval.md"
+    args = ["eval", "--model", "reference", "--limit", "3", "--results", str(results)]
+    first = cli(*args, "--json", str(out), "--report", str(report), "--baseline", str(results))
+    assert first.exit_code == 0, first.output
+    assert "6 run(s) made, 0 found" in first.stdout
+    assert "builtin:planner vs builtin:none: both 3" in first.stdout
+    data = json.loads(out.read_text())
+    assert [a["solved"] for a in data["summary"]["arms"]] == [3, 3]
+    assert len(data["runs"]) == 6 and "transcript" not in data["runs"][0]
+    text = report.read_text()
+    assert "## Baseline" in text and "| builtin | planner | 3/3" in text
+    assert text[text.index("## Current") :].startswith("## Current\n\nNot recorded yet.")
+    again = cli(*args)
+    assert again.exit_code == 0 and "0 run(s) made, 6 found" in again.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--arms", "none,bogus"], "unknown arm 'bogus'"),
+        (["--suite", "nope"], "unknown suite 'nope'"),
+        (["--mission", "nope"], "no mission 'nope'"),
+        (["--model", "anthropic/claude-x"], "needs an API key"),
+    ],
+)
+def test_mistakes_are_one_clear_line(
+    cli: Invoke, tmp_path: Path, args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    result = cli("eval", "--results", str(tmp_path / "r.jsonl"), *args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_litellm_model_over_http(db_url: str, tmp_path: Path) -> None:
+    with FakeOpenAIServer() as server:
+        server.script(
+            reply(tool_calls=[tool_call("get_weather", {"city": "Lisbon"}, id="c1")],
+                  prompt_tokens=300, completion_tokens=20),
+            reply("It is 19°C in Lisbon.", prompt_tokens=340, completion_tokens=9),
+        )  # fmt: skip
+        run = run_bin(
+            ["eval", "--model", "openai/tiny", "--api-base", server.url, "--arms", "none",
+             "--mission", "weather-lisbon", "--results", str(tmp_path / "r.jsonl"),
+             "--json", str(tmp_path / "r.json")],
+            db_url,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert server.requests[0].body["temperature"] == 0
+    (record,) = json.loads((tmp_path / "r.json").read_text())["runs"]
+    assert record["solved"] and record["input_tokens"] == 640 and record["output_tokens"] == 29
+    assert record["key"]["model"] == "openai/tiny"
+    assert "1/1 weather-lisbon [none#0]: solved" in run.stderr  # plain progress off a terminal

@@ -1,0 +1,25 @@
+"""Helpers for the evaluation tests: one run of a mission with a script of decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from taskforce.evals import Arm, Mission, RunRecord, RunSettings, parse_arms
+from taskforce.evals.runner import run_key, run_mission
+from taskforce.models.base import ModelResponse
+from taskforce.testing import ScriptedModel
+
+NONE, PLANNER = parse_arms("none,planner")
+
+
+async def run_script(
+    mission: Mission,
+    script: Sequence[ModelResponse | BaseException],
+    arm: Arm = NONE,
+    settings: RunSettings | None = None,
+) -> RunRecord:
+    """Run `mission` once in `arm`, the model replaying `script`."""
+    settings = settings or RunSettings(max_steps=30)
+    model = ScriptedModel(script)
+    key = run_key("test", mission, arm, 0, model.name, settings)
+    return await run_mission(mission, arm, model, key, settings)

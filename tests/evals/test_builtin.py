@@ -1,0 +1,129 @@
+"""The built-in suite: every reference solution solves its mission, in both arms, and
+broken copies of it do not, so no checker is vacuous."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from taskforce.evals import Mission
+from taskforce.evals.builtin import SUITE
+from taskforce.evals.reference import reference_script
+from taskforce.testing import call, reply
+from tests.evals.helpers import NONE, PLANNER, run_script
+
+MISSIONS = {m.id: m for m in SUITE.missions}
+
+
+def test_the_suite_has_the_mix_the_issue_asks_for() -> None:
+    assert len(SUITE.missions) >= 40
+    tags = Counter(t for m in SUITE.missions for t in m.tags)
+    assert tags["single"] >= 8
+    assert tags["conditional"] >= 5 and tags["fan-out"] >= 5 and tags["chain"] >= 5
+    for m in SUITE.missions:
+        work = [t for t in m.reference if t.tool_calls]
+        calls = sum(len(t.tool_calls) for t in work)
+        assert 1 <= calls <= 7, m.id
+        assert ("single" in m.tags) == (calls == 1), m.id
+
+
+@pytest.mark.parametrize("mission", SUITE.missions, ids=lambda m: m.id)
+async def test_reference_solves_it_in_both_arms(mission: Mission) -> None:
+    for arm in (NONE, PLANNER):
+        record = await run_script(mission, reference_script(mission, arm.planning), arm)
+        assert record.solved, (arm.name, record.reason, record.errors)
+        assert record.status == "completed" and not record.false_completion
+        assert record.no_work_ticks == 0
+        if arm.planning:
+            assert record.all_ticked and record.planning_tokens > 0
+
+
+@pytest.mark.parametrize("mission", SUITE.missions, ids=lambda m: m.id)
+async def test_without_its_last_action_it_is_not_solved(mission: Mission) -> None:
+    work = [t for t in mission.reference if t.tool_calls]
+    broken = [*work[:-1], reply("Done, everything is finished.")]
+    record = await run_script(mission, broken)
+    assert not record.solved, record.reason
+    assert record.false_completion  # it said it was finished
+    nothing = await run_script(mission, [reply("All done!")])
+    assert not nothing.solved and nothing.false_completion
+
+
+WRONG = {
+    # the wrong branch of a condition, or a wrong value, is not solved
+    "reykjavik-coat": [
+        call("get_weather", city="Reykjavik"),
+        call(
+            "send_email", to="bob@example.com", subject="Weather", body="A light jacket is enough."
+        ),
+        reply("Sent."),
+    ],
+    "london-rain-gym": [
+        call("add_event", title="Indoor gym", date="2026-12-05", time="18:00"),
+        call("add_event", title="Park run", date="2026-12-05", time="18:00"),
+        reply("Added both."),
+    ],
+    "sunscreen-notes": [
+        call("save_note", title="Madrid", text="sunscreen"),
+        call("save_note", title="Cairo", text="sunscreen"),
+        call("save_note", title="Oslo", text="sunscreen"),
+        reply("Done."),
+    ],
+    "calc-chain-note": [call("save_note", title="result", text="391"), reply("391")],
+    "usd-to-eur": [reply("250 USD is about 230 EUR.")],
+    "dave-call-slot": [
+        call("add_event", title="Call with Dave", date="2026-12-10", time="14:00"),
+        reply("Booked at 14:00."),
+    ],
+    "apples-order": [call("write_file", path="order.txt", text="no order needed"), reply("ok")],
+    "draft-todo-final": [
+        call("write_file", path="final.txt", text="intro: TODO\nbudget: 300\nsummary: done\n"),
+        reply("ok"),
+    ],
+    "gbp-or-jpy": [
+        call(
+            "send_email",
+            to="carol@example.com",
+            subject="Which is more",
+            body="40,000 JPY is more (266.67 USD vs 300 GBP).",
+        ),
+        reply("JPY."),
+    ],
+    "three-notes-count": [
+        call("save_note", title="milk", text="buy 2 litres of milk"),
+        call("save_note", title="call", text="call mum on Sunday"),
+        call("save_note", title="gym", text="gym at 7am"),
+        reply("You have 3 notes."),
+    ],
+}
+
+
+@pytest.mark.parametrize("mission_id", sorted(WRONG))
+async def test_a_wrong_value_or_branch_is_not_solved(mission_id: str) -> None:
+    record = await run_script(MISSIONS[mission_id], WRONG[mission_id])
+    assert not record.solved, record.reason
+    assert record.reason  # the checker says why
+
+
+def test_tools_explain_their_errors() -> None:
+    world = MISSIONS["lunch-email"].world()
+    (send,) = world.tools()
+    assert send.name == "send_email"
+    assert "find_contact" in send.description
+
+
+async def test_tool_errors_name_what_is_accepted() -> None:
+    mission = MISSIONS["laptop-price-alice"]
+    record = await run_script(
+        mission,
+        [
+            call("convert_currency", amount=1200, from_currency="dollars", to_currency="GBP"),
+            call("send_email", to="Alice", subject="x", body="960"),
+            reply("Could not."),
+        ],
+    )
+    results = [m["content"] for m in record.transcript["messages"] if m["role"] == "tool"]
+    assert "use one of USD, EUR, GBP" in results[0]
+    assert "look the address up with find_contact" in results[1]
+    assert not record.solved

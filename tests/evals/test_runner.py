@@ -1,0 +1,135 @@
+"""One run, measured: false completions, ticks without work, errors, limits, transcripts."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from taskforce.errors import ContextWindowExceededError, ProviderError
+from taskforce.evals import RunSettings
+from taskforce.evals.builtin import SUITE
+from taskforce.evals.runner import run_key, run_mission
+from taskforce.models.base import Message, ModelResponse, ToolSpec
+from taskforce.testing import FunctionModel, call, calls, reply
+from tests.evals.helpers import PLANNER, run_script
+
+MISSIONS = {m.id: m for m in SUITE.missions}
+CHAIN = MISSIONS["calc-chain-note"]  # compute, add 100, save a note
+
+
+async def test_ticking_steps_without_work_is_counted_and_is_a_false_completion() -> None:
+    record = await run_script(
+        CHAIN,
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Add 100", "Save note"]),
+            call("calculator", expression="17 * 23"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("planner", action="mark_done", step_index=[2]),  # nothing ran for it
+            call("planner", action="mark_done", step_index=[3]),  # nor for this one
+            reply("The note is saved: 491."),
+        ],
+        PLANNER,
+    )
+    assert not record.solved and record.reason == "no note titled 'result'"
+    assert record.no_work_ticks == 2
+    assert record.all_ticked and record.plan_steps == 3
+    assert record.false_completion and record.status == "completed"
+    assert "- [x] 3. Save note" in record.final_plan
+
+
+async def test_a_batch_tick_counts_the_steps_beyond_the_work_done() -> None:
+    record = await run_script(
+        CHAIN,
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Add 100", "Save note"]),
+            calls(call("calculator", expression="17 * 23"), call("calculator", expression="491")),
+            call("planner", action="mark_done", step_index=[1, 2, 3]),
+            reply("Done."),
+        ],
+        PLANNER,
+    )
+    assert record.no_work_ticks == 1  # 3 steps ticked after 2 tool runs
+
+
+async def test_a_guarded_repeat_is_not_work() -> None:
+    record = await run_script(
+        CHAIN,
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Multiply again"]),
+            call("calculator", expression="17 * 23"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("calculator", expression="17 * 23"),  # answered by the guard, not run
+            call("planner", action="mark_done", step_index=[2]),
+            reply("391"),
+        ],
+        PLANNER,
+    )
+    assert record.no_work_ticks == 1
+
+
+async def test_an_unfinished_run_is_not_a_false_completion() -> None:
+    script: list[Any] = [call("calculator", expression=f"{i} + 1") for i in range(5)]
+    record = await run_script(CHAIN, script, settings=RunSettings(max_steps=3))
+    assert record.status == "max_steps" and not record.solved
+    assert not record.false_completion and record.turns == 3
+
+
+async def test_provider_failure_and_crash_are_recorded_not_raised() -> None:
+    failed = await run_script(CHAIN, [ProviderError("server down")])
+    assert failed.status == "failed" and failed.crashed
+    assert "server down" in failed.errors[0] and failed.final_answer == ""
+    crashed = await run_script(CHAIN, [call("calculator", expression="1")])  # script runs out
+    assert crashed.status == "crashed" and "ScriptExhaustedError" in crashed.errors[0]
+
+
+async def test_context_overflows_are_counted() -> None:
+    record = await run_script(
+        CHAIN,
+        [
+            ContextWindowExceededError("context length exceeded"),
+            ContextWindowExceededError("context length exceeded"),
+        ],
+    )
+    assert record.overflows >= 1 and record.status == "failed"
+
+
+async def test_the_wall_time_limit_ends_a_run() -> None:
+    async def slow(_messages: list[Message], _tools: list[ToolSpec]) -> ModelResponse:
+        await asyncio.sleep(30)
+        return reply("late")
+
+    settings = RunSettings(timeout=0.2)
+    model = FunctionModel(slow)
+    key = run_key("test", CHAIN, PLANNER, 0, model.name, settings)
+    record = await run_mission(CHAIN, PLANNER, model, key, settings)
+    assert record.status == "timeout" and record.crashed and "timeout" in record.errors[0]
+
+
+async def test_tokens_split_planning_from_the_rest() -> None:
+    mission = MISSIONS["oslo-fahrenheit"]
+    script = [
+        call("planner", action="create_plan", tasks=["Weather", "Convert"]),
+        call("get_weather", city="Oslo"),
+        call("planner", action="mark_done", step_index=[1]),
+        call("convert_units", value=4, from_unit="c", to_unit="f"),
+        call("planner", action="mark_done", step_index=[2]),
+        reply("39.2°F", prompt_tokens=1000, completion_tokens=10),
+    ]
+    record = await run_script(mission, script, PLANNER)
+    parts = record.tokens["parts"]
+    for part in ("planner_tool", "planner_calls", "planner_results", "recitations"):
+        assert parts[part] > 0, part
+    assert record.tokens["source"] == "provider" and record.input_tokens == 1000
+    assert record.planning_tokens == round(record.tokens["planning_share"] * 1000)
+    plain = await run_script(mission, [script[1], script[3], script[5]])
+    assert plain.planning_tokens == 0 and plain.tokens["parts"]["planner_tool"] == 0
+    assert plain.solved and plain.transcript["tools"] == ["get_weather", "convert_units"]
+
+
+async def test_the_transcript_has_the_whole_conversation() -> None:
+    record = await run_script(CHAIN, [call("calculator", expression="17 * 23"), reply("391")])
+    messages = record.transcript["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "tool", "assistant"]
+    assert record.transcript["world"] == {"notes": {}, "outbox": [], "files": {}, "events": []}
+    assert [e["kind"] for e in record.transcript["events"]][-1] == "final_answer"
+    assert record.tool_calls == 1 and record.turns == 2
