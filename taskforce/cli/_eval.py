@@ -44,6 +44,25 @@ class EvalOptions:
     context_window: int | None = None
     setup: str | None = None
     plain: bool = False
+    report_only: bool = False
+
+
+def command_line(options: EvalOptions) -> str:
+    """The `taskforce eval` command line that asks for `options` (defaults left out)."""
+    default = EvalOptions()
+    words = ["taskforce", "eval"]
+    flags = {"suite": "--suite", "model": "--model", "api_base": "--api-base", "arms": "--arms",
+             "repeat": "--repeat", "limit": "--limit", "json_path": "--json",
+             "results": "--results", "report": "--report", "baseline": "--baseline",
+             "max_steps": "--max-steps", "timeout": "--timeout",
+             "context_window": "--context-window", "setup": "--setup"}  # fmt: skip
+    for field, flag in flags.items():
+        value = getattr(options, field)
+        if value is not None and value != getattr(default, field):
+            words += [flag, str(value)]
+    words += [w for m in options.missions for w in ("--mission", m)]
+    words += ["--report-only"] if options.report_only else []
+    return shlex.join(words)
 
 
 def list_command(console: Console) -> None:
@@ -86,10 +105,16 @@ def run_eval(options: EvalOptions, console: Console) -> int:
     """Run (or resume) the evaluation; print tables; write JSON and the report. Exit code."""
     from taskforce.evals import ResultStore, RunSettings, evaluate, load_suite
 
+    command = command_line(options)
+    if options.report_only:
+        if options.report is None:
+            raise ConfigurationError("--report-only needs --report FILE")
+        write_report(options, command)
+        console.print(f"Report: {options.report} (from stored results; nothing run)")
+        return 0
     suite = load_suite(options.suite)
     settings = RunSettings(options.max_steps, options.timeout, options.context_window)
     store = ResultStore(options.results)
-    command = "taskforce " + shlex.join(sys.argv[1:])
     meta = {"argv": command, "temperature": 0.0, "setup": options.setup or ""}
     factory = model_factory(options)
     with _progress(console, options.plain) as on_progress:

@@ -62,6 +62,10 @@ def eval_command(
             "--setup", help="How the model is served (quantisation, flags): for the report."
         ),
     ] = None,
+    report_only: Annotated[
+        bool,
+        typer.Option("--report-only", help="Run nothing: write --report from stored results."),
+    ] = False,
     plain: PlainOpt = False,
 ) -> None:
     """Does planning help your model? Run a suite with and without the planner, compare.
@@ -84,7 +88,7 @@ def eval_command(
             suite=suite, model=model, api_base=api_base, arms=arms, repeat=repeat,
             limit=limit, missions=tuple(mission or ()), json_path=json_path, results=results,
             report=report, baseline=baseline, max_steps=max_steps, timeout=timeout,
-            context_window=context_window, setup=setup, plain=plain,
+            context_window=context_window, setup=setup, plain=plain, report_only=report_only,
         )  # fmt: skip
         code = run_eval(options, console)
     raise typer.Exit(code)

@@ -2,7 +2,8 @@
 
 An interrupted evaluation (Ctrl-C, a crash, a reboot) loses at most the run in progress:
 every finished run is a complete line, a torn last line is ignored on reading, and the
-next evaluation skips every key already stored. JSON lines keep the file readable, easy
+next evaluation skips every key already stored; writers lock the file, so several
+evaluations can share one. JSON lines keep the file readable, easy
 to diff, and safe to commit beside the report it feeds.
 """
 
@@ -17,6 +18,15 @@ from taskforce.errors import ConfigurationError
 from taskforce.evals.record import RunRecord
 
 __all__ = ["ResultStore"]
+
+
+def _lock(fd: int) -> None:
+    """An exclusive lock on the open file (POSIX; elsewhere one writer at a time)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 class ResultStore:
@@ -59,11 +69,12 @@ class ResultStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         line = json.dumps(record.as_dict(), ensure_ascii=False, default=str)
         with self.path.open("a", encoding="utf-8") as out:
+            _lock(out.fileno())  # several evaluations may share one file
             if out.tell() > 0 and not self._ends_with_newline():
                 out.write("\n")  # close a torn line so this record stands on its own
             out.write(line + "\n")
             out.flush()
-            os.fsync(out.fileno())
+            os.fsync(out.fileno())  # closing the file releases the lock
         if self._keys is not None:
             self._keys.add(record.key.text())
 

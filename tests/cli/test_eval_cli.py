@@ -37,6 +37,12 @@ def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> N
     assert text[text.index("## Current") :].startswith("## Current\n\nNot recorded yet.")
     again = cli(*args)
     assert again.exit_code == 0 and "0 run(s) made, 6 found" in again.stdout
+    report.unlink()
+    only = cli("eval", "--report-only", "--report", str(report), "--results", str(results),
+               "--suite", "nope")  # fmt: skip
+    assert only.exit_code == 0 and "nothing run" in only.stdout
+    assert "--report-only" in report.read_text() and "| builtin | none | 3/3" in report.read_text()
+    assert cli("eval", "--report-only").exit_code == 2
 
 
 @pytest.mark.parametrize(

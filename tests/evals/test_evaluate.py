@@ -79,3 +79,16 @@ async def test_bad_arguments_are_refused_before_anything_runs(tmp_path: Path) ->
         await evaluate(SMALL, reference_model, arms="none,plannr")
     with pytest.raises(ConfigurationError, match="folder"):
         ResultStore(tmp_path)
+
+
+async def test_two_evaluations_can_share_one_results_file(tmp_path: Path) -> None:
+    import asyncio
+
+    path = tmp_path / "r.jsonl"
+    other = Suite("other", SUITE.missions[3:6])
+    await asyncio.gather(
+        evaluate(SMALL, reference_model, results=path),
+        evaluate(other, reference_model, results=path),
+    )
+    records = ResultStore(path).latest()
+    assert len(records) == 12 and {r.key.suite for r in records} == {"small", "other"}
