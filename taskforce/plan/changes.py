@@ -22,7 +22,7 @@ from taskforce.plan.text import check_length, clean_text
 if TYPE_CHECKING:
     from taskforce.plan.plan import Plan
 
-NO_PLAN_ERROR = "there is no plan yet: call create_plan first"
+NO_PLAN_ERROR = "No active plan: create one with create_plan first"
 
 
 def replace_steps(plan: Plan, tasks: Sequence[NewStep], limits: PlanLimits) -> Plan:
@@ -124,7 +124,7 @@ def edit_steps(
             raise PlanError(f"step {pos + 1} is DONE: completed steps are kept")
     specs = clean_specs(add, "add_steps item", limits.max_text)
     if insert_at is not None and not 1 <= insert_at <= n + 1:
-        raise PlanError(f"insert_at {insert_at} is out of range: use 1 to {n + 1}")
+        raise PlanError(f"insert_at {insert_at} is out of bounds: use 1 to {n + 1}")
     new_text: tuple[int, str] | None = None
     if reword is not None:
         (pos,) = positions_of(plan, [reword[0]], "step_index")
@@ -178,7 +178,7 @@ def positions_of(plan: Plan, indices: Sequence[int], name: str) -> tuple[int, ..
     bad = [i for i in unique if not 1 <= i <= n]
     if bad:
         raise PlanError(
-            f"{name} {bad[0]} is out of range: the plan has steps 1 to {n}", "out_of_range"
+            f"{name} {bad[0]} is out of bounds: the plan has steps 1 to {n}", "out_of_range"
         )
     return tuple(i - 1 for i in unique)
 

@@ -79,7 +79,9 @@ def to_spec(item: object, name: str) -> StepSpec:
     if not isinstance(description, str):
         got = "none" if description is None else type(description).__name__
         raise PlanError(f"{name} needs a text description (got {got})")
-    approval = item.get("requires_approval", False)
+    approval = item.get("requires_approval")
+    if approval is None:  # absent, or null from a strict model
+        approval = False
     if not isinstance(approval, bool):
         raise PlanError(f"{name}: requires_approval must be true or false")
     return StepSpec(description, step_numbers(item.get("depends_on"), name), approval)

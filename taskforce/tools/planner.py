@@ -1,37 +1,28 @@
 """The `planner` tool: the agent creates, reads, follows and revises its own plan.
 
 One tool with four actions (`create_plan`, `mark_done`, `read_plan`, `update_plan`) so
-the definition the model sees stays small. Each call is all-or-nothing: it is applied to
-a copy of the plan, and only a fully valid change (and, when bound to a store, a
-committed one) replaces the plan.
+the definition the model sees stays small. One door for every call: its arguments are
+decoded once into a request (:func:`~taskforce.tools.planner_calls.decode`), the request
+is applied once to the immutable plan (:func:`~taskforce.tools.planner_calls.apply`), and
+only a fully valid change (and, when bound to a store, a committed one) becomes the plan.
+Callers holding a decoded request (the agent) use :meth:`PlannerTool.run` directly.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from taskforce.errors import PlanError, StaleStateError, StateError, ToolInputError, UserError
-from taskforce.plan import (
-    DEFAULT_LIMITS,
-    Event,
-    Plan,
-    PlanLimits,
-    StepSpec,
-    StepStatus,
-    lifecycle_events,
-)
+from taskforce.errors import StaleStateError, StateError, ToolInputError, UserError
+from taskforce.plan import DEFAULT_LIMITS, Event, Plan, PlanLimits
+from taskforce.plan.requests import PlanRequest, ReadPlan
+from taskforce.tools import planner_calls
 from taskforce.tools.base import ApprovalRiskLevel, error_result
-from taskforce.tools.planner_args import (
-    PlannerArgs,
-    TaskArg,
-    parse_args,
-    strict_schema,
-    wire_schema,
-)
+from taskforce.tools.planner_args import strict_schema, wire_schema
+from taskforce.tools.planner_calls import Gate, PlanChange
 
 if TYPE_CHECKING:
     from taskforce.store import StateManager
@@ -108,11 +99,13 @@ class PlannerTool:
         return _STRICT_SCHEMA
 
     def validate_params(self, **params: Any) -> tuple[bool, str | None]:
-        """Check a call against the arguments schema and the current plan, changing nothing."""
+        """Check a call's arguments alone (not against the plan); changes nothing.
+
+        ``mark_done`` of step 1 is valid even without a plan: :meth:`execute` then says
+        there is none.
+        """
         try:
-            args = parse_args(params)
-            if args.action != "read_plan":
-                _apply(args, self._plan, self._limits, self._clock())
+            self.decode(params)
         except ToolInputError as exc:
             return False, str(exc)
         return True, None
@@ -125,35 +118,66 @@ class PlannerTool:
     async def execute(self, **params: Any) -> dict[str, Any]:
         """Run one action. Never raises: failures come back as `success: False`."""
         try:
-            args = parse_args(params)
-            async with self._lock:
-                if self._store is not None and (args.action == "read_plan" or not self._loaded):
-                    await self._load()
-                if args.action == "read_plan":
-                    return {"success": True, "output": self._plan.render(), "message": "Plan read."}
-                draft, message = _apply(args, self._plan, self._limits, self._clock())
-                events = lifecycle_events(self._plan, draft)
-                if self._store is not None:
-                    await self._commit(draft, events)
-                self._plan = draft
-            log_events(events, self._session_id)
-            return {"success": True, "output": draft.render(), "message": message}
+            request = self.decode(params)
         except ToolInputError as exc:
             return error_result(str(exc), exc.error_type)
+        return (await self.run(request))[0]
+
+    # ---- one call: decode, apply, commit ----------------------------------------------
+
+    def decode(self, params: Mapping[str, Any]) -> PlanRequest:
+        """The request a call's arguments ask for (see :func:`planner_calls.decode`).
+
+        Raises:
+            ToolInputError: the arguments are invalid; the message names the problem.
+        """
+        return planner_calls.decode(dict(params), self._limits)
+
+    def change(self, request: PlanRequest, plan: Plan | None = None) -> PlanChange:
+        """What `request` would do to `plan` (default: the current plan); changes nothing.
+
+        Raises:
+            PlanError: the plan refuses the request (the message names why).
+        """
+        return planner_calls.apply(
+            request, self._plan if plan is None else plan, self._limits, self._clock()
+        )
+
+    def gate(self, request: PlanRequest, plan: Plan, approved: Collection[str]) -> Gate | None:
+        """The human approval `request` needs on `plan` (see :func:`planner_calls.gate`)."""
+        return planner_calls.gate(request, plan, approved)
+
+    async def run(self, request: PlanRequest) -> tuple[dict[str, Any], PlanChange | None]:
+        """Apply a decoded request once (and commit it when bound).
+
+        Returns the tool result and, on success, the change. Never raises.
+        """
+        try:
+            async with self._lock:
+                if self._store is not None and (isinstance(request, ReadPlan) or not self._loaded):
+                    await self._load()
+                change = self.change(request)
+                if self._store is not None and change.plan is not change.before:
+                    await self._commit(change.plan, change.events)
+                self._plan = change.plan
+            log_events(change.events, self._session_id)
+            return change.result(), change
+        except ToolInputError as exc:
+            return error_result(str(exc), exc.error_type), None
         except StaleStateError:
-            return error_result(
+            message = (
                 "the plan was changed by another writer; it has been reloaded, "
-                "read_plan and try again",
-                "conflict",
+                "read_plan and try again"
             )
+            return error_result(message, "conflict"), None
         except StateError as exc:
             logger.warning("planner: state error: %s", exc)
-            return error_result(f"could not save the plan: {exc}", "state_error")
+            return error_result(f"could not save the plan: {exc}", "state_error"), None
         except UserError as exc:  # e.g. an invalid session id given by the developer
-            return error_result(str(exc), "configuration_error")
+            return error_result(str(exc), "configuration_error"), None
         except Exception as exc:  # a bug must not crash the agent loop
             logger.exception("planner: unexpected error")
-            return error_result(f"internal error: {type(exc).__name__}", "internal_error")
+            return error_result(f"internal error: {type(exc).__name__}", "internal_error"), None
 
     # ---- state ------------------------------------------------------------------------
 
@@ -166,9 +190,13 @@ class PlannerTool:
         """A deep copy of the plan state: nothing done to it reaches the tool."""
         return self._plan.to_state()
 
-    def set_state(self, state: dict[str, Any] | None) -> None:
+    def set_state(self, state: Mapping[str, Any] | None) -> None:
         """Replace the in-memory plan (None resets it). Does not write to a bound store."""
         self._plan = Plan.from_state(state)
+
+    def set_plan(self, plan: Plan) -> None:
+        """Replace the in-memory plan. Does not write to a bound store."""
+        self._plan = plan
 
     def get_plan_summary(self) -> str:
         """The checklist, exactly as `read_plan` returns it."""
@@ -187,7 +215,7 @@ class PlannerTool:
         self._plan = Plan.from_state(self._session.get("plan"))
         self._loaded = True
 
-    async def _commit(self, draft: Plan, events: list[Event]) -> None:
+    async def _commit(self, draft: Plan, events: Sequence[Event]) -> None:
         assert self._store is not None and self._session_id is not None
         state = {**self._session, "plan": draft.to_state()}
         try:
@@ -203,45 +231,7 @@ class PlannerTool:
         self._session, self._session_version = state, version
 
 
-def _specs(items: list[str | TaskArg] | None) -> list[str | StepSpec]:
-    return [
-        item
-        if isinstance(item, str)
-        else StepSpec(item.description, tuple(item.depends_on), item.requires_approval)
-        for item in items or []
-    ]
-
-
-def _apply(args: PlannerArgs, plan: Plan, limits: PlanLimits, now: datetime) -> tuple[Plan, str]:
-    """Apply a parsed call to `plan`; return the new plan and the success message."""
-    if args.action == "create_plan":
-        new = plan.replaced(_specs(args.tasks), limits)
-        count = len(new.steps)
-        return new, f"Plan created with {count} task{'' if count == 1 else 's'}."
-    if args.action == "mark_done":
-        if not args.step_index:
-            raise PlanError("mark_done needs step_index (a step number from 1)")
-        status = StepStatus(args.status or "DONE")
-        new = plan.with_status(args.step_index, status, args.note, limits, now=now)
-        numbers = ", ".join(str(n) for n in dict.fromkeys(args.step_index))
-        return new, f"Step {numbers} marked {status.value}."
-    # update_plan
-    reword = None
-    if args.text is not None or args.step_index:
-        if args.text is None or not args.step_index or len(args.step_index) != 1:
-            raise PlanError("to reword a step give one step_index and its new text")
-        reword = (args.step_index[0], args.text)
-    new = plan.edited(
-        add=_specs(args.add_steps),
-        insert_at=args.insert_at,
-        remove=args.remove_indices or [],
-        reword=reword,
-        limits=limits,
-    )
-    return new, f"Plan updated: {len(new.steps)} steps."
-
-
-def log_events(events: list[Event], session_id: str | None = None) -> None:
+def log_events(events: Sequence[Event], session_id: str | None = None) -> None:
     """Log each event at INFO with its fields (``extra={"taskforce": {...}}``)."""
     for event in events:
         fields = {"session_id": session_id, **event}

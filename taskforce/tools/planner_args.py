@@ -21,6 +21,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    TypeAdapter,
     ValidationError,
     WithJsonSchema,
 )
@@ -64,6 +65,8 @@ Index = Annotated[int, Ge(1), BeforeValidator(_no_bool)]
 Indices = Annotated[list[Index], BeforeValidator(_json_list)]
 
 
+# Only the schema the model sees (its docstring is part of it): items are checked by the
+# plan's own rules (taskforce.plan.specs.to_spec), whose messages name the real problem.
 class TaskArg(BaseModel):
     """A step with dependencies (numbers of earlier steps) and an approval flag."""
 
@@ -74,7 +77,21 @@ class TaskArg(BaseModel):
     requires_approval: Annotated[bool, _null_is(False)] = False
 
 
-Texts = Annotated[list[str | TaskArg], BeforeValidator(_json_list)]
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_inline_refs(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return _inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
+    return {k: _inline_refs(v, defs) for k, v in node.items()}
+
+
+_TASKS_SCHEMA = TypeAdapter(list[str | TaskArg]).json_schema()
+_TASKS_SCHEMA = _inline_refs(_TASKS_SCHEMA, _TASKS_SCHEMA.pop("$defs", {}))
+
+Texts = Annotated[list[Any], BeforeValidator(_json_list), WithJsonSchema(_TASKS_SCHEMA)]
 
 
 class PlannerArgs(BaseModel):
@@ -151,8 +168,8 @@ def _given(params: dict[str, Any], action: str) -> dict[str, Any]:
             del given[name]
     if "insert_at" in given and _placeholder("insert_at", given["insert_at"]):
         raise ToolInputError(  # with steps to add, 0 may mean "at the start": do not guess
-            "insert_at 0 is out of range: steps are numbered from 1 (insert_at 1 adds at "
-            "the start; null adds at the end)"
+            "insert_at 0 is out of bounds: steps are numbered from 1, so it must be >= 1 "
+            "(insert_at 1 adds at the start; null adds at the end)"
         )
     placeholders = all(_placeholder(k, given.get(k)) for k in ("step_index", "text"))
     if action == "update_plan" and placeholders:  # no rewording asked for
@@ -218,6 +235,8 @@ def _describe(exc: ValidationError) -> str:
     where = str(first["loc"][0]) if first["loc"] else "arguments"
     if first["type"] == "extra_forbidden":
         return f"unexpected parameter {_short(first['loc'][0])}"
+    if first["type"] == "greater_than_equal":  # an index below 1
+        return f"{where} {_short(first['input'])} is out of bounds: it must be >= 1"
     message = str(first["msg"]).removeprefix("Value error, ")
     return f"{where}: {message} (got {_short(first['input'])})"
 

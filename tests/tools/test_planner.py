@@ -145,10 +145,10 @@ def test_state_roundtrip_and_deep_copy() -> None:
         ({"action": "nope"}, "Unknown action"),
         ({"action": "create_plan"}, "non-empty"),
         ({"action": "create_plan", "tasks": []}, "non-empty"),
-        ({"action": "mark_done", "step_index": 0}, "greater than or equal to 1"),
-        ({"action": "mark_done", "step_index": -2}, "greater than or equal to 1"),
-        ({"action": "mark_done"}, "step_index"),
-        ({"action": "mark_done", "step_index": 9}, "out of range"),
+        ({"action": "mark_done", "step_index": 0}, ">= 1"),
+        ({"action": "mark_done", "step_index": -2}, ">= 1"),
+        ({"action": "mark_done"}, "step_index is required"),
+        ({"action": "create_plan", "tasks": ["A", ""]}, "task 2 is empty"),
     ],
 )
 async def test_validate_params_matches_execute(params: dict[str, Any], fragment: str) -> None:
@@ -166,6 +166,17 @@ async def test_validate_params_accepts_good_calls_without_changing_anything() ->
     assert tool.validate_params(action="mark_done", step_index=2) == (True, None)
     assert tool.validate_params(action="read_plan") == (True, None)
     assert statuses(tool) == ["PENDING", "PENDING"]
+
+
+async def test_validate_params_checks_the_arguments_alone_and_execute_the_plan() -> None:
+    tool = await make("A", "B")
+    assert tool.validate_params(action="mark_done", step_index=9) == (True, None)
+    result = await tool.execute(action="mark_done", step_index=9)
+    assert result["error"] == "step_index 9 is out of bounds: the plan has steps 1 to 2"
+    empty = PlannerTool()
+    assert empty.validate_params(action="mark_done", step_index=1) == (True, None)
+    refused = await empty.execute(action="mark_done", step_index=1)
+    assert refused["success"] is False and "No active plan" in refused["error"]
 
 
 # ---- beyond the original ------------------------------------------------------------------
@@ -259,18 +270,18 @@ async def test_tolerant_inputs() -> None:
     ("params", "fragment"),
     [
         ({"action": "mark_done", "step_index": 4}, "1 to 3"),
-        ({"action": "mark_done", "step_index": [1, 99]}, "99 is out of range"),
+        ({"action": "mark_done", "step_index": [1, 99]}, "99 is out of bounds"),
         ({"action": "mark_done", "step_index": True}, "boolean"),
         ({"action": "mark_done", "step_index": 1.5}, "integer"),
         ({"action": "mark_done", "step_index": 1, "status": "BOGUS"}, "status"),
-        ({"action": "update_plan", "remove_indices": [1, 7]}, "7 is out of range"),
+        ({"action": "update_plan", "remove_indices": [1, 7]}, "7 is out of bounds"),
         ({"action": "update_plan", "add_steps": ["x"], "insert_at": 9}, "1 to 4"),
         ({"action": "update_plan"}, "needs add_steps"),
         ({"action": "update_plan", "step_index": 1}, "reword"),
         ({"action": "update_plan", "step_index": 1, "text": "  \n "}, "empty"),
         ({"action": "update_plan", "remove_indices": [1], "step_index": 1, "text": "a"}, "both"),
         ({"action": "create_plan", "tasks": ["ok", ""]}, "task 2 is empty"),
-        ({"action": "create_plan", "tasks": [1, 2]}, "tasks"),
+        ({"action": "create_plan", "tasks": [1, 2]}, "task 1 must be a text"),
         ({"action": "create_plan", "tasks": "[not json"}, "JSON"),
         ({"action": "create_plan", "tasks": ["x" * 501]}, "limit is 500"),
         ({"action": "create_plan", "tasks": ["x"] * 1001}, "limit is 1000"),
@@ -294,6 +305,7 @@ async def test_refused_calls_name_the_problem_and_change_nothing(
 async def test_mark_done_without_plan_says_create_first() -> None:
     result = await PlannerTool().execute(action="mark_done", step_index=1)
     assert result["success"] is False and "create_plan" in result["error"]
+    assert result["error"].startswith("No active plan")
 
 
 async def test_every_mutation_bumps_version_and_reads_do_not() -> None:

@@ -152,7 +152,7 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("mark_done", {"step_index": [1], "remove_indices": [1]}, "parameter 'remove_indices'"),
     ("read_plan", {"status": "SKIPPED"}, "parameter 'status'"),
     ("update_plan", {"add_steps": ["x"], "insert_at": None, "note": "n"}, "parameter 'note'"),
-    ("update_plan", {"add_steps": ["x"], "insert_at": 0}, "insert_at 0 is out of range"),
+    ("update_plan", {"add_steps": ["x"], "insert_at": 0}, "insert_at 0 is out of bounds"),
     ("update_plan", {"step_index": [2]}, "empty"),  # text "" with a step: empty text
     ("update_plan", {"step_index": [0], "text": "new"}, "step_index"),
     ("mark_done", {"step_index": [0]}, "step_index"),

@@ -1,0 +1,131 @@
+"""One planner call, start to end: decoded once, applied once, described by a typed change.
+
+* :func:`decode` checks a call's arguments alone (types, what each action needs, every new
+  step's text and dependencies, lengths before cleaning) and returns a
+  :data:`~taskforce.plan.requests.PlanRequest`; it is all ``validate_params`` does.
+* :func:`apply` applies a request to a plan, once, and returns a :class:`PlanChange`: the
+  new plan, its lifecycle events (the history every door records) and the message.
+* :func:`gate` says which plan steps flagged ``requires_approval`` a request would start
+  or finish, so a caller (the agent) can hold it for a human without running it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from taskforce.errors import PlanError
+from taskforce.plan import Event, Plan, PlanLimits, Step, StepStatus, lifecycle_events
+from taskforce.plan.requests import EditPlan, NewPlan, PlanRequest, ReadPlan, SetStatus
+from taskforce.plan.specs import clean_note, clean_specs
+from taskforce.plan.text import check_length, clean_text
+from taskforce.tools.planner_args import parse_args
+
+_GATED = (StepStatus.IN_PROGRESS, StepStatus.DONE)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanChange:
+    """What one applied call did: the plan before and after, its events, its message."""
+
+    before: Plan
+    plan: Plan
+    events: tuple[Event, ...]
+    message: str
+
+    def result(self) -> dict[str, Any]:
+        """The tool result: ``{"success": True, "output": <checklist>, "message": ...}``."""
+        return {"success": True, "output": self.plan.render(), "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """Steps a call would start or finish that a human must approve first."""
+
+    preview: str
+    step_ids: tuple[str, ...]
+
+
+def decode(params: dict[str, Any], limits: PlanLimits) -> PlanRequest:
+    """The request a call's arguments ask for; checks the arguments alone.
+
+    Raises:
+        ToolInputError: a malformed call (unknown action, wrong types, stray parameters).
+        PlanError: arguments no plan could take (no tasks, no step_index, an empty or too
+            long text, a bad step object), naming the parameter or the step.
+    """
+    args = parse_args(params)
+    if args.action == "read_plan":
+        return ReadPlan()
+    if args.action == "create_plan":
+        if not args.tasks:
+            raise PlanError("tasks must be a non-empty list of step descriptions")
+        if len(args.tasks) > limits.max_steps:
+            raise PlanError(f"{len(args.tasks)} tasks is too many; the limit is {limits.max_steps}")
+        return NewPlan(tuple(clean_specs(args.tasks, "task", limits.max_text)))
+    if args.action == "mark_done":
+        if not args.step_index:
+            raise PlanError("step_index is required for mark_done: the step number, from 1")
+        status = StepStatus(args.status or StepStatus.DONE.value)
+        note = clean_note(args.note, limits.max_note)
+        return SetStatus(tuple(dict.fromkeys(args.step_index)), status, note)
+    reword = None
+    if args.text is not None or args.step_index:
+        if args.text is None or not args.step_index or len(args.step_index) != 1:
+            raise PlanError("to reword a step give one step_index and its new text")
+        check_length(args.text, limits.max_text, "text")
+        text = clean_text(args.text)
+        if not text:
+            raise PlanError("text is empty")
+        if len(text) > limits.max_text:
+            raise PlanError(f"text is {len(text)} characters; the limit is {limits.max_text}")
+        reword = (args.step_index[0], text)
+    add = tuple(clean_specs(args.add_steps or [], "add_steps item", limits.max_text))
+    remove = tuple(dict.fromkeys(args.remove_indices or []))
+    if not (add or remove or reword):
+        raise PlanError("update_plan needs add_steps, remove_indices or step_index with text")
+    return EditPlan(add, args.insert_at, remove, reword)
+
+
+def apply(request: PlanRequest, plan: Plan, limits: PlanLimits, now: datetime | None) -> PlanChange:
+    """Apply `request` to `plan` once (raises :class:`PlanError` when the plan refuses it)."""
+    if isinstance(request, ReadPlan):
+        return PlanChange(plan, plan, (), "Plan read.")
+    new = request.apply(plan, limits, now)
+    return PlanChange(plan, new, tuple(lifecycle_events(plan, new)), _message(request, new))
+
+
+def _message(request: PlanRequest, plan: Plan) -> str:
+    count = len(plan.steps)
+    if isinstance(request, NewPlan):
+        return f"Plan created with {count} task{'' if count == 1 else 's'}."
+    if isinstance(request, SetStatus):
+        numbers = ", ".join(str(n) for n in request.indices)
+        return f"Step {numbers} marked {request.status.value}."
+    return f"Plan updated: {count} step{'' if count == 1 else 's'}."
+
+
+def gate(request: PlanRequest, plan: Plan, approved: Collection[str]) -> Gate | None:
+    """The approval `request` needs on `plan`, or None.
+
+    A request that starts or finishes (IN_PROGRESS / DONE) an open step flagged
+    ``requires_approval`` whose id is not in `approved` needs one.
+    """
+    if not isinstance(request, SetStatus) or request.status not in _GATED:
+        return None
+    steps = plan.steps
+    gated: list[tuple[int, Step]] = [
+        (number, steps[number - 1])
+        for number in request.indices
+        if 0 < number <= len(steps)
+        and steps[number - 1].requires_approval
+        and steps[number - 1].status.is_open
+        and steps[number - 1].id not in approved
+    ]
+    if not gated:
+        return None
+    verb = "start" if request.status is StepStatus.IN_PROGRESS else "mark done"
+    listed = "; ".join(f"{n}. {s.description}" for n, s in gated)
+    return Gate(f"{verb} plan step {listed}", tuple(s.id for _, s in gated))
