@@ -78,7 +78,7 @@ async def test_an_agent_plans_a_refusal_is_a_model_retry_and_the_plan_persists(
     assert result.output == "Collected 12 files."
     messages = result.all_messages()
     (retry,) = retries(messages)
-    assert "step_index 5 is out of range: the plan has steps 1 to 2" in retry
+    assert "step_index 5 is out of bounds: the plan has steps 1 to 2" in retry
     returns = results(messages)
     assert returns[0] == "Plan created with 2 tasks.\n\n- [ ] 1. Collect\n- [ ] 2. Summarise"
     assert returns[-1].endswith("- [x] 1. Collect — 12 files\n- [ ] 2. Summarise")
