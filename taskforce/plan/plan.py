@@ -12,18 +12,20 @@ steps before it (so there are no cycles); at most one step is IN_PROGRESS.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from typing import Any
 
 from taskforce.plan.changes import edit_steps, replace_steps, set_status
-from taskforce.plan.checklist import ChecklistLine, checklist, render
+from taskforce.plan.checklist import ChecklistLine, checklist, line_text, render
 from taskforce.plan.limits import DEFAULT_LIMITS, PlanLimits
 from taskforce.plan.specs import NewStep
 from taskforce.plan.state import read_state, write_state
 from taskforce.plan.step import NO_EXTRA, Step, StepStatus
+
+_NOTHING: Any = object()
 
 
 def lifecycle_status(done: int, total: int, *, started: bool, stuck: bool = False) -> str:
@@ -117,15 +119,20 @@ class Plan:
 
     def progress(self) -> tuple[int, int]:
         """(finished steps, total steps); done and skipped count as finished."""
-        return sum(s.status.is_finished for s in self.steps), len(self.steps)
+        return self._counts[0], len(self.steps)
 
     def status(self) -> str:
-        """The plan's lifecycle status (see :func:`lifecycle_status`)."""
-        done, total = self.progress()
-        failed = any(s.status is StepStatus.FAILED for s in self.steps)
-        started = any(s.status is not StepStatus.PENDING for s in self.steps)
+        """The plan's lifecycle status (see :func:`lifecycle_status`), computed once."""
+        return self._status
+
+    @cached_property
+    def _status(self) -> str:
+        done, failed, started = self._counts
         return lifecycle_status(
-            done, total, started=started, stuck=failed and self.next_step() is None
+            done,
+            len(self.steps),
+            started=started > 0,
+            stuck=failed > 0 and self.next_step() is None,
         )
 
     # ---- transitions (each returns a new plan) ---------------------------------------
@@ -148,7 +155,7 @@ class Plan:
         now: datetime | None = None,
     ) -> Plan:
         """This plan with the steps at 1-based `indices` set to `status` (and `note`)."""
-        return set_status(self, indices, status, note, limits, now)[0]
+        return self._derive(set_status(self, indices, status, note, limits, now)[0])
 
     def edited(
         self,
@@ -165,13 +172,73 @@ class Plan:
         is. New steps go before the step numbered `insert_at` (1..n+1), or at the end.
         Completed steps are never removed; a step others depend on is not removed.
         """
-        return edit_steps(self, add, insert_at, remove, reword, limits)
+        return self._derive(edit_steps(self, add, insert_at, remove, reword, limits))
 
     # ---- computed once per plan ------------------------------------------------------
 
+    def _derive(self, new: Plan) -> Plan:
+        """Let `new` (made from this plan) reuse this plan's rendered lines.
+
+        The hint holds the old plan's steps and caches (what it has computed), never the
+        old plan itself, so no chain of old plans is kept alive.
+        """
+        if new is not self:  # a frozen dataclass: the hint goes in its cache slots
+            new.__dict__["_hint"] = (
+                self.steps,
+                self._blocking,
+                self.__dict__.get("_lines"),
+                self.__dict__.get("_counts"),
+            )
+        return new
+
+    @cached_property
+    def _counts(self) -> tuple[int, int, int]:
+        """(finished, failed, started) step counts; from a derived plan's changed steps."""
+        old_steps, _, _, counts = self.__dict__.get("_hint", ((), {}, None, None))
+        changed: Iterable[tuple[Any, Step]]
+        if counts is None or len(old_steps) != len(self.steps):
+            counts = (0, 0, 0)
+            changed = zip((_NOTHING,) * len(self.steps), self.steps, strict=True)
+        else:
+            changed = ((a, b) for a, b in zip(old_steps, self.steps, strict=True) if a is not b)
+        finished, failed, started = counts
+        for before, after in changed:
+            for step, sign in ((before, -1), (after, 1)):
+                if step is not _NOTHING:
+                    finished += sign * step.status.is_finished
+                    failed += sign * (step.status is StepStatus.FAILED)
+                    started += sign * (step.status is not StepStatus.PENDING)
+        return finished, failed, started
+
+    @cached_property
+    def _lines(self) -> tuple[str, ...]:
+        """The checklist's Markdown lines, reusing those that cannot have changed.
+
+        A step that is the same object at the same number, waiting for the same steps,
+        keeps its line from the plan this one was derived from: marking one step done
+        re-renders one line (and those of the steps that waited for it).
+        """
+        old_steps, old_blocking, old_lines, _ = self.__dict__.get("_hint", ((), {}, None, None))
+        blocking = self._blocking
+        reuse = len(old_steps) if old_lines is not None else 0
+        lines = []
+        for index, step in enumerate(self.steps):
+            waits = blocking.get(step.id, ())
+            if (
+                index < reuse
+                and old_steps[index] is step
+                and old_blocking.get(step.id, ()) == waits
+            ):
+                lines.append(old_lines[index])
+            else:
+                lines.append(
+                    ChecklistLine(index + 1, step.status, line_text(step, waits)).markdown()
+                )
+        return tuple(lines)
+
     @cached_property
     def _rendered(self) -> str:
-        return render(self)
+        return "\n".join(self._lines) if self.steps else render(self)
 
     @cached_property
     def _positions(self) -> dict[str, int]:

@@ -1,0 +1,61 @@
+"""A derived plan reuses its parent's rendered lines and counts: always the same answers.
+
+Each change below is applied to a plan that was (or was not) rendered; the derived plan's
+checklist, progress and status must equal those of the same steps built from scratch.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+from taskforce.errors import PlanError
+from taskforce.plan import Plan, StepStatus
+from taskforce.plan.checklist import render
+
+
+def fresh(plan: Plan) -> Plan:
+    """The same plan with no history (nothing cached, nothing to reuse)."""
+    return Plan(plan.steps, plan.version, plan.revision, plan.next_id, plan.extra)
+
+
+def test_derived_plans_render_and_count_like_fresh_ones() -> None:
+    rng = random.Random(15)
+    tasks = [
+        {"description": f"step <{i}>", "depends_on": rng.sample(range(1, i), k=min(i - 1, 2))}
+        for i in range(1, 41)
+    ]
+    plan = Plan().replaced(tasks)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    changed = 0
+    for turn in range(400):
+        if rng.random() < 0.7:
+            plan.render()  # a rendered parent passes its lines on
+        n = len(plan.steps)
+        try:
+            if rng.random() < 0.85:
+                status = rng.choice(list(StepStatus))
+                picks = rng.sample(range(1, n + 1), k=rng.choice([1, 1, 2]))
+                plan = plan.with_status(picks, status, f"note {turn}", now=now)
+            else:
+                plan = plan.edited(add=[f"added {turn}"], insert_at=rng.randint(1, n + 1))
+        except PlanError:
+            continue  # refused changes leave nothing to compare
+        changed += 1
+        same = fresh(plan)
+        assert plan.render() == render(same) == same.render()
+        assert plan.progress() == (sum(s.status.is_finished for s in plan.steps), n_steps(plan))
+        assert plan.status() == same.status()
+    assert changed > 200
+
+
+def n_steps(plan: Plan) -> int:
+    return len(plan.steps)
+
+
+def test_marking_one_step_reuses_every_other_line() -> None:
+    plan = Plan().replaced([f"step {i}" for i in range(1, 101)])
+    before = plan.render().split("\n")
+    after = plan.with_status([50], StepStatus.DONE).render().split("\n")
+    assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b] == [49]
+    assert plan.with_status([50], StepStatus.DONE)._lines[0] is plan._lines[0]
