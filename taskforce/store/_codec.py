@@ -36,8 +36,9 @@ class StepRow:
         return value
 
 
-Memo = dict[str, tuple[str, StepRow]]
-"""Step id -> (``repr`` of the step dict, its row): skips re-encoding unchanged steps."""
+Memo = dict[str, tuple[object, StepRow]]
+"""Step id -> (``repr`` of the step dict, or the immutable plan step, and its row): lets
+unchanged steps skip encoding."""
 
 
 @dataclass(frozen=True)
@@ -124,9 +125,7 @@ def label(value: Any, limit: int) -> str | None:
     return value.replace("\x00", "\ufffd")[:limit]
 
 
-def _split_steps(
-    tasks: Any, memo: Mapping[str, tuple[str, StepRow]]
-) -> tuple[tuple[StepRow, ...], Memo, int]:
+def _split_steps(tasks: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int]:
     """Rows for the steps, the memo for next time, and the total body size in bytes."""
     if not isinstance(tasks, list | tuple):
         raise StatePayloadError('state["plan"]["tasks"] must be a list of step objects')
@@ -166,6 +165,43 @@ def _encode_step(step: Any, position: int, seen: Mapping[str, object]) -> StepRo
     return StepRow(step_id, position, label(step.get("status"), STATUS_MAX), body)
 
 
+def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, str]:
+    """Rows, memo, body size and plan JSON of a :class:`~taskforce.plan.Plan` value.
+
+    Its steps are immutable, so a step that is the very object the memo holds has not
+    changed: only new and changed steps are turned into JSON.
+    """
+    from taskforce.plan.state import step_state, write_state
+
+    rows: list[StepRow] = []
+    new_memo: Memo = {}
+    size = 0
+    for position, step in enumerate(plan.steps):
+        step_id: str = step.id
+        known = memo.get(step_id)
+        if known is not None and known[0] is step and step_id not in new_memo:
+            row = known[1]
+            if row.position != position:
+                row = replace(row, position=position)
+        else:
+            row = _encode_step(step_state(step), position, new_memo)
+        size += len(row.body) if row.body.isascii() else nbytes(row.body)
+        rows.append(row)
+        new_memo[row.step_id] = (step, row)
+    meta = write_state((), plan.version, plan.revision, plan.next_id, plan.extra)
+    del meta["tasks"]
+    return tuple(rows), new_memo, size, dumps(meta, 'state["plan"]')
+
+
+def _plan_value(value: Any) -> Any:
+    """``value`` if it is a :class:`~taskforce.plan.Plan` (imported only when it may be)."""
+    if value is None or isinstance(value, Mapping | list | str | int | float):
+        return None
+    from taskforce.plan import Plan
+
+    return value if isinstance(value, Plan) else None
+
+
 def make_memo(tasks: Sequence[Any], rows: Sequence[StepRow]) -> Memo:
     """The memo for steps whose dicts (as given or as loaded) produced these rows."""
     return {
@@ -175,11 +211,12 @@ def make_memo(tasks: Sequence[Any], rows: Sequence[StepRow]) -> Memo:
     }
 
 
-def encode_state(state: Any, memo: Mapping[str, tuple[str, StepRow]] | None = None) -> EncodedState:
+def encode_state(state: Any, memo: Memo | None = None) -> EncodedState:
     """Split a session state into row values (the plan's steps one row each).
 
-    ``state["plan"]`` is split when it is an object with a ``"tasks"`` key; any other value
-    is kept as opaque JSON. The input key ``"version"`` is not stored (it is the session's).
+    ``state["plan"]`` is split when it is an object with a ``"tasks"`` key, or a
+    :class:`~taskforce.plan.Plan` (stored as its state); any other value is kept as opaque
+    JSON. The input key ``"version"`` is not stored (it is the session's).
     ``memo`` (from an earlier encode or load of this session) lets unchanged steps skip
     encoding; the result carries the memo for the next call.
 
@@ -194,7 +231,10 @@ def encode_state(state: Any, memo: Mapping[str, tuple[str, StepRow]] | None = No
     steps: tuple[StepRow, ...] = ()
     new_memo: Memo = {}
     steps_size = 0
-    if isinstance(plan, Mapping) and "tasks" in plan:
+    if (value := _plan_value(plan)) is not None:
+        steps, new_memo, steps_size, plan_meta = _split_plan(value, memo or {})
+        del rest["plan"]
+    elif isinstance(plan, Mapping) and "tasks" in plan:
         steps, new_memo, steps_size = _split_steps(plan["tasks"], memo or {})
         plan_meta = dumps({k: v for k, v in plan.items() if k != "tasks"}, 'state["plan"]')
         del rest["plan"]

@@ -217,7 +217,7 @@ class PlannerTool:
 
     async def _commit(self, draft: Plan, events: Sequence[Event]) -> None:
         assert self._store is not None and self._session_id is not None
-        state = {**self._session, "plan": draft.to_state()}
+        state = {**self._session, "plan": draft}  # the store encodes only changed steps
         try:
             version = await self._store.save_state(
                 self._session_id,

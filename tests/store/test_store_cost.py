@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import text
 
+from taskforce.plan import Plan, StepStatus
 from taskforce.store import StateManager
 from tests.store.conftest import Backend, make_state
 
@@ -104,3 +106,30 @@ async def test_adding_and_removing_a_step_touch_only_what_changed(sm: StateManag
     async with count_rows(sm) as rows:
         await sm.save_state("p", state)  # nothing changed in the plan
     assert step_rows(rows) == 0
+
+
+async def test_a_plan_value_is_stored_as_its_state_writing_only_changed_steps(
+    backend: Backend,
+) -> None:
+    sm = backend.make()
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    plan = Plan().replaced([f"step {i}" for i in range(1, 201)])
+    version = await sm.save_state("pv", {"mission": "m", "plan": plan})
+    for index in (1, 100, 200):
+        plan = plan.with_status([index], StepStatus.DONE, "ok", now=now)
+        async with count_rows(sm) as rows:
+            version = await sm.save_state("pv", {"mission": "m", "plan": plan}, version)
+        assert step_rows(rows) == 1, rows
+    stored = await sm.load_state("pv")
+    assert stored == {"mission": "m", "plan": plan.to_state(), "version": version}
+    # the same plan as a dict is stored byte for byte alike
+    await sm.save_state("pd", {"mission": "m", "plan": plan.to_state()})
+    async with sm.engine.connect() as conn:
+        query = "SELECT session_id, plan_meta FROM tf_sessions WHERE session_id IN ('pv', 'pd')"
+        metas = {sid: meta for sid, meta in await conn.execute(text(query))}
+        query = "SELECT session_id, step_id, body FROM tf_steps WHERE session_id IN ('pv', 'pd')"
+        bodies: dict[str, dict[str, str]] = {"pv": {}, "pd": {}}
+        for sid, step_id, body in await conn.execute(text(query)):
+            bodies[sid][step_id] = body
+    assert metas["pv"] == metas["pd"]
+    assert bodies["pv"] == bodies["pd"] and len(bodies["pv"]) == 200
