@@ -50,15 +50,16 @@ class EvalOptions:
 def command_line(options: EvalOptions) -> str:
     """The `taskforce eval` command line that asks for `options` (defaults left out)."""
     default = EvalOptions()
-    words = ["taskforce", "eval"]
     flags = {"suite": "--suite", "model": "--model", "api_base": "--api-base", "arms": "--arms",
              "repeat": "--repeat", "limit": "--limit", "json_path": "--json",
              "results": "--results", "report": "--report", "baseline": "--baseline",
              "max_steps": "--max-steps", "timeout": "--timeout",
              "context_window": "--context-window", "setup": "--setup"}  # fmt: skip
+    always = () if options.report_only else ("suite", "arms", "max_steps")  # defaults change
+    words = ["taskforce", "eval"]
     for field, flag in flags.items():
         value = getattr(options, field)
-        if value is not None and value != getattr(default, field):
+        if value is not None and (field in always or value != getattr(default, field)):
             words += [flag, str(value)]
     words += [w for m in options.missions for w in ("--mission", m)]
     words += ["--report-only"] if options.report_only else []

@@ -111,7 +111,9 @@ def _missions(summary: Summary) -> list[str]:
 
 def _facts(records: Sequence[RunRecord]) -> list[str]:
     def values(key: str) -> str:
-        found = dict.fromkeys(str(r.meta.get(key, "")) for r in records if r.meta.get(key))
+        found = dict.fromkeys(
+            str(r.meta[key]) for r in records if r.meta.get(key) not in (None, "")
+        )
         return ", ".join(f"`{v}`" for v in found) or "not recorded"
 
     settings = dict.fromkeys(
@@ -153,7 +155,9 @@ def render_report(
         "```",
         "",
         f"Baseline results: `{baseline_path or 'none'}`; current results: "
-        f"`{current_path or 'none'}`.",
+        f"`{current_path or 'none'}`. Each section lists the commands that made its runs: "
+        "running one again resumes or extends it (stored runs are skipped), then this "
+        "command regenerates the report.",
         "",
     ]
     lines += _section("Baseline (before agent changes)", baseline, arm_order)
