@@ -74,7 +74,7 @@ def test_a_litellm_model_over_http(db_url: str, tmp_path: Path) -> None:
             ["eval", "--model", "openai/tiny", "--api-base", server.url, "--arms", "none",
              "--mission", "weather-lisbon", "--results", str(tmp_path / "r.jsonl"),
              "--json", str(tmp_path / "r.json")],
-            db_url,
+            db_url, timeout=300,  # litellm's import is slow on a busy machine
         )  # fmt: skip
         assert run.returncode == 0, run.stderr
         assert server.requests[0].body["temperature"] == 0
