@@ -1,10 +1,11 @@
 """Approvals: calls a human must allow before they run, and the pause and resume around them.
 
-A call is *gated* when its tool has ``requires_approval``, or when it is a planner
-``mark_done`` that starts or finishes (``IN_PROGRESS`` / ``DONE``) a plan step flagged
-``requires_approval`` that was not approved before (an approved step is remembered in the
-session state under ``approved_steps``, so finishing it later does not ask again). A call
-whose arguments are invalid is not gated: it fails as usual, no human is bothered.
+A call is *gated* when its tool has ``requires_approval``, or when the planner says so: a
+planner call that starts or finishes (``IN_PROGRESS`` / ``DONE``) a plan step flagged
+``requires_approval`` that was not approved before (:meth:`PlannerTool.gate`; an approved
+step is remembered in the session state under ``approved_steps``, so finishing it later
+does not ask again). A call whose arguments are invalid is not gated: it fails as usual,
+no human is bothered.
 
 The rule for one turn with several calls: every call that is not gated runs as usual; the
 first gated call is held; any further gated call (and any copy of a held one) is answered
@@ -30,36 +31,37 @@ from datetime import UTC, datetime
 from typing import Any
 
 from taskforce.agent import prompts
-from taskforce.agent.dispatch import PLANNER, Prepared, parse_call, run_calls
+from taskforce.agent.dispatch import Prepared, parse_call, run_calls
 from taskforce.agent.events import EventKind
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.run import Run
 from taskforce.agent.session import Session
-from taskforce.errors import StaleStateError, ToolInputError, UserError
+from taskforce.errors import PlanError, StaleStateError, UserError
 from taskforce.models.base import ToolCall
-from taskforce.tools.base import ToolProtocol, error_result
-from taskforce.tools.planner_args import parse_args
+from taskforce.plan import Plan
+from taskforce.tools.base import error_result
 
 log = logging.getLogger("taskforce.agent")
 
 PENDING_KEY = "pending_approval"
 APPROVED_STEPS_KEY = "approved_steps"
-_GATED_STATUSES = ("IN_PROGRESS", "DONE")
 _MAX_NOTE = 2_000
 
 
 def gate(
-    item: Prepared,
-    tools: Mapping[str, ToolProtocol],
-    plan: Mapping[str, Any],
-    approved: Collection[str],
+    run: Run, item: Prepared, plan: Plan, approved: Collection[str]
 ) -> tuple[str, list[str]] | None:
-    """``(preview, plan step ids)`` when `item` must wait for approval, else None."""
-    if item.preset is not None or item.duplicate_of is not None:
+    """``(preview, plan step ids)`` when `item` must wait for approval, else None.
+
+    A planner call is checked by the planner itself against `plan` (the plan as this
+    turn's earlier calls will leave it).
+    """
+    if item.preset is not None or item.duplicate_of is not None or item.refusal is not None:
         return None
-    if item.call.name == PLANNER:  # checked against `plan`, as this turn will leave it
-        return _step_gate(item.args, plan, approved)
-    tool = tools[item.call.name]
+    if item.request is not None:
+        found = run.planner.gate(item.request, plan, approved)
+        return (found.preview, list(found.step_ids)) if found is not None else None
+    tool = run.tools[item.call.name]
     if not tool.requires_approval:
         return None
     try:
@@ -76,49 +78,21 @@ def gate(
     return preview, []
 
 
-def _step_gate(
-    args: Mapping[str, Any], plan: Mapping[str, Any], approved: Collection[str]
-) -> tuple[str, list[str]] | None:
-    try:
-        parsed = parse_args(dict(args))
-    except ToolInputError:
-        return None
-    status = parsed.status or "DONE"
-    if parsed.action != "mark_done" or status not in _GATED_STATUSES:
-        return None
-    tasks = [t for t in plan.get("tasks") or [] if isinstance(t, Mapping)]
-    gated = [
-        (number, tasks[number - 1])
-        for number in parsed.step_index or []
-        if 0 < number <= len(tasks)
-        and tasks[number - 1].get("requires_approval") is True
-        and str(tasks[number - 1].get("status", "")).upper() in ("PENDING", "IN_PROGRESS")
-        and tasks[number - 1].get("id") not in approved
-    ]
-    if not gated:
-        return None
-    verb = "start" if status == "IN_PROGRESS" else "mark done"
-    steps = "; ".join(f"{n}. {t.get('description')}" for n, t in gated)
-    return f"{verb} plan step {steps}", [str(t.get("id")) for _, t in gated]
-
-
 async def hold(run: Run, items: list[Prepared]) -> list[Prepared]:
     """Hold the turn's first gated call in ``run.pending``; the calls that run go on.
 
     Further gated calls, and copies of gated ones, get a "not run" answer instead. Plan
     steps are checked against the plan as the turn's earlier planner calls will leave it
-    (they run one at a time, in order), so ``create_plan`` + ``mark_done`` in one turn
+    (they run one at a time, in order), so a new plan and a step marked done in one turn
     cannot slip past an approval.
     """
-    from taskforce.tools.planner import PlannerTool
-
     approved = run.session.state.get(APPROVED_STEPS_KEY) or []
-    scratch = PlannerTool(run.plan_state())  # what the plan will be at each call
-    marks = [i for i, it in enumerate(items) if it.call.name == PLANNER and _marks(it.args)]
+    plan = run.plan
+    last_planner = max((i for i, it in enumerate(items) if it.request is not None), default=-1)
     gated: set[int] = set()
     kept: list[Prepared] = []
     for index, item in enumerate(items):
-        found = gate(item, run.tools, scratch.get_state(), approved)
+        found = gate(run, item, plan, approved)
         if item.duplicate_of is not None and id(item.duplicate_of) in gated:
             item.preset = error_result(prompts.APPROVAL_ONE_AT_A_TIME, "approval_pending")
         elif found is not None and run.pending is None:
@@ -128,18 +102,23 @@ async def hold(run: Run, items: list[Prepared]) -> list[Prepared]:
         elif found is not None:
             gated.add(id(item))
             item.preset = error_result(prompts.APPROVAL_ONE_AT_A_TIME, "approval_pending")
-        elif _simulate(item) and marks and index < marks[-1]:  # a later mark_done reads it
-            await scratch.execute(**item.args)
+        elif _runs(item) and index < last_planner:  # a later planner call reads its result
+            plan = _after(run, item, plan)
         kept.append(item)
     return kept
 
 
-def _simulate(item: Prepared) -> bool:
-    return item.call.name == PLANNER and item.preset is None and item.duplicate_of is None
+def _runs(item: Prepared) -> bool:
+    return item.request is not None and item.preset is None and item.duplicate_of is None
 
 
-def _marks(args: Mapping[str, Any]) -> bool:
-    return args.get("action") == "mark_done"
+def _after(run: Run, item: Prepared, plan: Plan) -> Plan:
+    """The plan once `item` (a planner call) ran; unchanged when the plan refuses it."""
+    assert item.request is not None
+    try:
+        return run.planner.change(item.request, plan).plan
+    except PlanError:
+        return plan
 
 
 def _pending(run: Run, item: Prepared, preview: str, steps: list[str]) -> dict[str, Any]:
@@ -229,9 +208,8 @@ async def decide(run: Run, approve: bool, note: str | None) -> None:
     }  # fmt: skip
     try:
         await run.session.save(
-            events=[event], plan=run.plan_state(), status=AgentStatus.RUNNING.value,
-            mission=run.mission,
-        )  # fmt: skip
+            events=[event], plan=run.plan, status=AgentStatus.RUNNING.value, mission=run.mission
+        )
     except StaleStateError as exc:
         raise UserError(
             f"session {run.session_id!r} changed while deciding (another approve or reject "

@@ -4,6 +4,10 @@ Nothing a model sends can crash this: an unknown tool, malformed JSON, invalid a
 a tool that raises all become ``{"success": false, "error": ...}`` results for the model.
 Calls run concurrently where the tool's ``supports_parallelism`` allows; the planner and
 every other non-parallel tool run one at a time, in the order the model sent them.
+
+A planner call is decoded once, when it is parsed (:meth:`PlannerTool.decode`): the
+request is what the guards and approvals look at, and what the planner runs
+(:meth:`PlannerTool.run`), so its arguments are never validated twice.
 """
 
 from __future__ import annotations
@@ -18,7 +22,10 @@ from typing import Any
 from taskforce.agent.prompts import DUPLICATE_IN_TURN
 from taskforce.errors import ToolInputError
 from taskforce.models.base import Message, ToolCall
+from taskforce.plan.requests import PlanRequest
 from taskforce.tools.base import ToolProtocol, error_result
+from taskforce.tools.planner import PlannerTool
+from taskforce.tools.planner_calls import PlanChange
 
 log = logging.getLogger("taskforce.agent")
 
@@ -28,13 +35,20 @@ MAX_RESULT_CHARS = 16_000
 
 @dataclass(slots=True)
 class Prepared:
-    """A tool call ready to run, or already answered (`preset`) by a guard or the parser."""
+    """A tool call ready to run, or already answered (`preset`) by a guard or the parser.
+
+    For a planner call, `request` is its decoded request (or `refusal` the planner's
+    answer to arguments it cannot take), and `change` what running it did.
+    """
 
     call: ToolCall
     args: dict[str, Any]
     preset: dict[str, Any] | None = None
     signature: str = ""
     duplicate_of: Prepared | None = None
+    request: PlanRequest | None = None
+    refusal: dict[str, Any] | None = None
+    change: PlanChange | None = None
 
 
 ResultHandler = Callable[[Prepared, dict[str, Any]], Awaitable[None]]
@@ -54,7 +68,14 @@ def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
     if not isinstance(args, dict):
         msg = f"The arguments must be a JSON object, not {type(args).__name__}."
         return Prepared(call, {}, error_result(msg, "malformed_arguments"))
-    return Prepared(call, args, signature=signature(call.name, args))
+    item = Prepared(call, args, signature=signature(call.name, args))
+    tool = tools[call.name]
+    if isinstance(tool, PlannerTool):
+        try:
+            item.request = tool.decode(args)
+        except ToolInputError as exc:
+            item.refusal = error_result(str(exc), exc.error_type)
+    return item
 
 
 def _decode(text: str) -> Any:
@@ -105,9 +126,9 @@ async def run_calls(
         tool = tools[item.call.name]
         if tool.name == PLANNER or not tool.supports_parallelism:
             async with serial:
-                results[id(item)] = await run_tool(tool, item.args)
+                results[id(item)] = await _run(tool, item)
         else:
-            results[id(item)] = await run_tool(tool, item.args)
+            results[id(item)] = await _run(tool, item)
         await on_result(item, results[id(item)])
 
     for item in items:
@@ -118,6 +139,16 @@ async def run_calls(
     for item in items:
         if item.preset is None and item.duplicate_of is not None:
             await on_result(item, _duplicate(item, results[id(item.duplicate_of)]))
+
+
+async def _run(tool: ToolProtocol, item: Prepared) -> dict[str, Any]:
+    """The planner runs its decoded request; other tools are validated and run."""
+    if item.refusal is not None:
+        return item.refusal
+    if item.request is not None and isinstance(tool, PlannerTool):
+        result, item.change = await tool.run(item.request)
+        return result
+    return await run_tool(tool, item.args)
 
 
 def _duplicate(item: Prepared, first: dict[str, Any]) -> dict[str, Any]:

@@ -15,81 +15,97 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taskforce.agent import prompts
-from taskforce.agent.dispatch import PLANNER, Prepared, parse_call
-from taskforce.models.base import ToolCall
-from taskforce.tools.base import ToolProtocol, error_result
+from taskforce.agent.dispatch import Prepared
+from taskforce.plan import StepStatus
+from taskforce.plan.requests import NewPlan, SetStatus
+from taskforce.tools.base import error_result
 
 _PREVIOUS_CHARS = 2_000
 
 
 class CallGuard:
-    """Decides, per call, whether it runs or gets an answer without running."""
+    """Decides, per call, whether it runs or gets an answer without running.
+
+    It also notices a model that keeps repeating itself: after two turns made only of
+    repeated calls :meth:`nudge` says so (once), and after two nudges :meth:`answer_now`
+    asks for a final answer without tools.
+    """
 
     def __init__(self, max_calls_per_turn: int = 8, *, require_work: bool = False) -> None:
         self.max_calls_per_turn = max_calls_per_turn
         self.require_work = require_work
-        self.stalled = 0  # consecutive turns made only of repeated calls
-        self.worked = True  # a non-planner tool succeeded since the last step was marked done
-        self._refused_at: set[int] = set()  # plan versions where an idle mark_done was refused
+        self._stalled = 0  # consecutive turns made only of repeated calls
+        self._nudges = 0  # stall reminders sent since the last forced answer
+        self._worked = True  # a non-planner tool succeeded since the last step was marked done
+        self._refused_at: set[int] = set()  # plan versions where an idle "done" was refused
         self._seen: dict[str, dict[str, Any]] = {}
 
-    def prepare(
-        self,
-        calls: Sequence[ToolCall],
-        tools: Mapping[str, ToolProtocol],
-        plan_version: int,
-        plan_required: bool = False,
+    def screen(
+        self, items: Sequence[Prepared], plan_version: int, plan_required: bool = False
     ) -> list[Prepared]:
-        """Parse and screen one turn's calls, in order."""
-        items: list[Prepared] = []
+        """Screen one turn's parsed calls, in order (answering some without running them)."""
         first_of: dict[str, Prepared] = {}
-        working = not self.require_work or self.worked or any(c.name != PLANNER for c in calls)
-        for index, call in enumerate(calls):
-            item = parse_call(call, tools)
-            if item.preset is None and call.name == PLANNER:
+        working = not self.require_work or self._worked or not all(map(_planner, items))
+        for index, item in enumerate(items):
+            planner = _planner(item)
+            if item.preset is None and planner:
                 item.signature += f"@plan-v{plan_version}"  # the same read on a new plan is new
             if index >= self.max_calls_per_turn:
                 msg = prompts.TOO_MANY_CALLS.format(limit=self.max_calls_per_turn)
                 item.preset = error_result(msg, "too_many_calls")
-            elif item.preset is None and plan_required and call.name != PLANNER:
+            elif item.preset is None and plan_required and not planner:
                 item.preset = error_result(prompts.CREATE_PLAN_FIRST, "plan_required")
             elif _marks_done(item) and not working and plan_version not in self._refused_at:
                 self._refused_at.add(plan_version)  # refused once: a repeat is taken as meant
                 item.preset = error_result(prompts.NOTHING_DONE, "no_work_done")
             elif item.preset is None and item.signature in self._seen:
                 item.preset = error_result(
-                    prompts.REPEATED_CALL.format(name=call.name), "repeated_call"
+                    prompts.REPEATED_CALL.format(name=item.call.name), "repeated_call"
                 ) | {"previous_result": self._seen[item.signature]}
             elif item.preset is None and item.signature in first_of:
                 item.duplicate_of = first_of[item.signature]
             elif item.preset is None:
                 first_of[item.signature] = item
-            items.append(item)
         repeats = [i.preset and i.preset.get("error_type") == "repeated_call" for i in items]
-        self.stalled = self.stalled + 1 if items and all(repeats) else 0
-        return items
+        self._stalled = self._stalled + 1 if items and all(repeats) else 0
+        return list(items)
 
     def record(self, item: Prepared, result: Mapping[str, Any]) -> None:
         """Remember the result of a call that actually ran."""
         if item.preset is None and item.duplicate_of is None and item.signature:
             self._seen[item.signature] = _shorten(result)
-            if item.call.name != PLANNER and result.get("success"):
-                self.worked = True
-            elif (_marks_done(item) or item.args.get("action") == "create_plan") and result.get(
-                "success"
+            if not _planner(item) and result.get("success"):
+                self._worked = True
+            elif item.change is not None and (
+                _marks_done(item) or isinstance(item.request, NewPlan)
             ):
-                self.worked = False
+                self._worked = False
 
-    def forget(self) -> None:
-        """Drop remembered calls (a new session)."""
-        self._seen.clear()
+    def nudge(self) -> bool:
+        """True (once) when the last two turns only repeated calls: send the stall prompt."""
+        if self._stalled < 2:
+            return False
+        self._stalled = 0
+        self._nudges += 1
+        return True
+
+    def answer_now(self) -> bool:
+        """True (once) after two nudges: the next turn gets no tools and must answer."""
+        if self._nudges < 2:
+            return False
+        self._nudges = 0
+        return True
+
+
+def _planner(item: Prepared) -> bool:
+    """Whether `item` is a call of the planner (decoded, or refused by it)."""
+    return item.request is not None or item.refusal is not None
 
 
 def _marks_done(item: Prepared) -> bool:
-    """Whether `item` marks a step DONE (mark_done's default status)."""
-    args = item.args
-    status = str(args.get("status") or "DONE").upper()
-    return item.call.name == PLANNER and args.get("action") == "mark_done" and status == "DONE"
+    """Whether `item` is a planner call that marks a step DONE."""
+    request = item.request
+    return isinstance(request, SetStatus) and request.status is StepStatus.DONE
 
 
 def _shorten(result: Mapping[str, Any]) -> dict[str, Any]:

@@ -18,12 +18,12 @@ from taskforce.agent.dispatch import run_calls
 from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
 from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.result import AgentResult, AgentStatus
-from taskforce.agent.run import Run, user
+from taskforce.agent.run import PlanWatch, Run, user
 from taskforce.agent.session import MemoryStore, Session, SessionStore
 from taskforce.agent.setup import build_model, check_tools, header_values
 from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
 from taskforce.models.base import Model
-from taskforce.store._config import validate_session_id
+from taskforce.store import validate_session_id
 from taskforce.tools.base import ToolProtocol, tool_spec
 
 
@@ -47,8 +47,9 @@ class LeanAgent:
         max_tool_calls_per_turn: Calls beyond this in one turn are refused.
         max_finish_reminders: How often an early finish is sent back.
         history_limit: Stored messages loaded when a session continues.
-        require_work_before_done: Refuse (once) a ``mark_done`` when no tool ran since the
-            last finished step: small models tend to tick steps off without doing them.
+        require_work_before_done: Refuse (once) to mark a plan step done when no tool ran
+            since the last finished step: small models tend to tick steps off without doing
+            them.
         planning: False runs the same loop without planning: no ``planner`` tool, no plan
             first, and a system prompt without the planner paragraph (the baseline
             ``taskforce eval`` compares against).
@@ -133,7 +134,7 @@ class LeanAgent:
         existed = await session.open(self.history_limit)
         approvals.refuse_if_paused(session)
         self.planner.set_state(session.state.get("plan") if existed else None)
-        state = self.planner.get_state()
+        plan = self.planner.plan
         resume = (
             existed
             and session.state.get("mission") == mission
@@ -145,14 +146,14 @@ class LeanAgent:
             if not mine:
                 session.prepend(user(mission))
             session.add(user(prompts.RESUMED))
-            pinned, plan_required = (mine or [0])[-1], wants_plan and not planning.has_plan(state)
+            pinned, plan_required = (mine or [0])[-1], wants_plan and not plan.steps
         else:
             session.add(user(mission))
             pinned = len(session.history) - 1
-            plan_required = wants_plan and not planning.open_steps(state)
+            plan_required = wants_plan and not plan.open_steps()
         run = self._run(session, mission, pinned, plan_required, on_event)
-        run.recite(force=bool(planning.open_steps(state)))  # a finished plan is not news
-        await session.save(plan=state, status=AgentStatus.RUNNING.value, mission=mission)
+        run.recite(force=bool(plan.open_steps()))  # a finished plan is not news
+        await session.save(plan=plan, status=AgentStatus.RUNNING.value, mission=mission)
         return run
 
     async def _reopen(self, session_id: str, on_event: EventCallback | None) -> Run:
@@ -175,13 +176,13 @@ class LeanAgent:
         plan_required: bool,
         on_event: EventCallback | None,
     ) -> Run:
-        version = planning.plan_version(self.planner.get_state())
+        version = self.planner.plan.version
         return Run(
             model=self.model, tools=self.tools, specs=self.specs, planner=self.planner,
             session=session, system={"role": "system", "content": self.system_prompt},
             budget=self.budget, events=self.events.with_callback(on_event),
-            redactor=self.redactor, mission=mission,
-            pinned=pinned, plan_required=plan_required, seen_plan=version, recited=version,
+            redactor=self.redactor, mission=mission, pinned=pinned,
+            watch=PlanWatch(required=plan_required, announced=version, recited=version),
             guard=CallGuard(
                 self.max_tool_calls_per_turn, require_work=self.require_work_before_done
             ),
@@ -254,19 +255,19 @@ class LeanAgent:
     async def _loop(self, run: Run) -> AgentResult:
         """Turns until an answer, a pause for approval, the step limit or a provider failure."""
         try:
-            while run.steps < self.max_steps:
+            while run.use.calls < self.max_steps:
                 final = await self._turn(run)
                 if run.pending is not None:
                     return await approvals.pause(run)
                 if final is not None:
                     return await run.finish(AgentStatus.COMPLETED, final)
-            return await run.finish(AgentStatus.MAX_STEPS, run.last_content)
+            return await run.finish(AgentStatus.MAX_STEPS, run.use.last_content)
         except ProviderError as exc:
             return await run.finish(AgentStatus.FAILED, "", error=exc)
 
     async def _turn(self, run: Run) -> str | None:
         """One turn: ask, then either accept the answer or run the calls. None: go on."""
-        response = run.plan_first(await run.ask())
+        response, items = run.prepare(await run.ask())
         run.session.add(response.to_message())
         if not response.tool_calls:
             reminder = run.finish_guard.check(response.content, run.open_steps())
@@ -274,7 +275,7 @@ class LeanAgent:
                 return response.content or ""
             run.session.add(user(reminder))
             return None
-        items = await approvals.hold(run, await run.screen(response.tool_calls))
+        items = await approvals.hold(run, await run.screen(items))
         await run_calls(items, self.tools, run.on_result)
         if run.pending is None:  # a held call must stay next to its turn: no message between
             run.recite()

@@ -1,21 +1,17 @@
-"""Plan-first decisions and plan reading, from the plan-state contract only.
+"""Plan-first decisions and how the loop words the plan for the model.
 
 Pure functions: whether a mission needs a plan (a complexity heuristic), turning a list in
-free text into plan tasks, and reading open/current steps out of ``PlannerTool.get_state()``.
+free text into plan tasks, and the open and current steps of a :class:`Plan` as text.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
 
-from taskforce.errors import PlanError
 from taskforce.plan import Plan
 from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
 
-OPEN_STATUSES = frozenset({"PENDING", "IN_PROGRESS"})
 MAX_AUTO_TASKS = 12
 _TASK_CHARS = 200
 
@@ -29,28 +25,6 @@ _VERBS = (
 )
 _VERB = re.compile(rf"\b(?:{_VERBS})\b", re.I)
 _AND_VERB = re.compile(rf",?\s+and\s+(?=(?:{_VERBS})\b)", re.I)
-
-
-@runtime_checkable
-class PlanHolder(Protocol):
-    """What the loop needs of the planner tool (``PlannerTool`` satisfies it)."""
-
-    @property
-    def name(self) -> str:
-        """The tool name (``planner``)."""
-        ...
-
-    def get_state(self) -> dict[str, Any]:
-        """The plan state (a deep copy), as in docs/architecture.md."""
-        ...
-
-    def set_state(self, state: dict[str, Any] | None) -> None:
-        """Replace the plan (None clears it)."""
-        ...
-
-    def get_plan_summary(self) -> str:
-        """The plan as a Markdown checklist."""
-        ...
 
 
 def list_items(text: str) -> list[str]:
@@ -91,34 +65,16 @@ def _clean(items: list[str]) -> list[str]:
     return [t for t in tasks if t][:MAX_AUTO_TASKS]
 
 
-def open_steps(state: Mapping[str, Any]) -> list[str]:
-    """Open steps of a plan state as ``"s2: description"``, in plan order."""
-    return [
-        f"{t.get('id')}: {t.get('description')}"
-        for t in state.get("tasks") or []
-        if str(t.get("status", "")).upper() in OPEN_STATUSES
-    ]
+def open_steps(plan: Plan) -> list[str]:
+    """Open steps of `plan` as ``"s2: description"``, in plan order."""
+    return [f"{s.id}: {s.description}" for s in plan.open_steps()]
 
 
-def current_step(state: Mapping[str, Any]) -> str | None:
+def current_step(plan: Plan) -> str | None:
     """``"2. description"`` of the step to work on.
 
     The step in progress, else the first runnable one: a step waiting for unfinished
     dependencies is skipped.
     """
-    try:
-        plan = Plan.from_state(dict(state))
-    except PlanError:
-        return None
     step = plan.next_step()
     return f"{plan.number_of(step)}. {step.description}" if step is not None else None
-
-
-def has_plan(state: Mapping[str, Any]) -> bool:
-    """Whether the plan state has any steps."""
-    return bool(state.get("tasks"))
-
-
-def plan_version(state: Mapping[str, Any]) -> int:
-    """The plan's version counter (0 when absent)."""
-    return int(state.get("version") or 0)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from taskforce.tools import planner_prompts as planner
+
 _INTRO = "You are a careful assistant that completes missions by calling tools.\n\nHow to work:\n"
-_PLANNING = """\
-- For a mission with several parts, first call the `planner` tool with \
-action="create_plan" and a list of short tasks. Then work through the plan one step at a \
-time and call planner with action="mark_done" after each step is finished.
-"""
+_PLANNING = planner.USAGE
 _WORKING = """\
 - Call a tool and WAIT for its result before using it. Never invent or guess a tool's result.
 - Do not repeat a call you already made with the same arguments; use its earlier result.
@@ -40,9 +38,8 @@ def plan_first(mission_has_list: bool) -> str:
     """The firm instruction for the first turn of a mission that needs a plan."""
     hint = " Use the items of the mission's list as tasks." if mission_has_list else ""
     return (
-        f"{REMINDER_HEADER} This mission has several parts. Before anything else, call the "
-        f'`planner` tool with action="create_plan" and tasks=[...] (one short task per '
-        f"step).{hint}"
+        f"{REMINDER_HEADER} This mission has several parts. Before anything else, "
+        f"{planner.CREATE_NOW}{hint}"
     )
 
 
@@ -51,8 +48,8 @@ def finish_reminder(open_steps: Sequence[str]) -> str:
     listed = "\n".join(f"- {s}" for s in open_steps)
     return (
         f"{REMINDER_HEADER} You answered, but these plan steps are not finished:\n{listed}\n"
-        "Continue with the next step using the tools. If a step is already done, call the "
-        'planner with action="mark_done" for it (or skip it); then give the final answer.'
+        "Continue with the next step using the tools. If a step is already done, "
+        f"{planner.MARK_IF_DONE}; then give the final answer."
     )
 
 
@@ -61,10 +58,7 @@ EMPTY_REPLY = (
     "or give the final answer as text."
 )
 
-CREATE_PLAN_FIRST = (
-    'Not run: create the plan first with planner(action="create_plan", tasks=[...]), then '
-    "call this tool in the next turn."
-)
+CREATE_PLAN_FIRST = f"Not run: {planner.CREATE_FIRST}, then call this tool in the next turn."
 
 TOO_MANY_CALLS = (
     "Not run: too many tool calls in one turn (limit {limit}). Call it again in the next "
@@ -100,7 +94,7 @@ def stalled(current: str | None) -> str:
 NOTHING_DONE = (
     "Not marked: no tool has run since the last step was finished, so this step looks "
     "undone. Do the step first with the tool it needs (and wait for the result), then mark "
-    "it done. If it truly needs no tool, call mark_done again."
+    f"it done. If it truly needs no tool, {planner.MARK_AGAIN}."
 )
 
 ANSWER_NOW = (
@@ -119,8 +113,8 @@ APPROVAL_ONE_AT_A_TIME = (
 )
 
 REJECTED_HINT = (
-    "A human declined this call. Do not repeat it unchanged: follow their note, change the "
-    "plan (update_plan) if needed, or explain in your answer why the step cannot be done."
+    "A human declined this call. Do not repeat it unchanged: follow their note, "
+    f"{planner.REVISE} if needed, or explain in your answer why the step cannot be done."
 )
 
 OMITTED = "[{count} earlier messages were removed to fit the context window.]"

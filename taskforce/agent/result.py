@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taskforce.models.base import Usage
+from taskforce.plan import Plan
 
 
 class AgentStatus(enum.StrEnum):
@@ -36,6 +37,7 @@ class AgentResult:
         pending_approval: When paused, the call waiting for a human: ``tool_call_id``,
             ``name``, ``arguments``, ``preview``, ``step`` (a plan step id or None),
             ``risk`` and ``requested_at``.
+        plan: The plan as the run left it (an immutable :class:`~taskforce.plan.Plan`).
     """
 
     status: AgentStatus
@@ -47,3 +49,4 @@ class AgentResult:
     open_steps: tuple[str, ...] = field(default_factory=tuple)
     error: str | None = None
     pending_approval: dict[str, Any] | None = None
+    plan: Plan = field(default_factory=Plan)

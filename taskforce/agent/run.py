@@ -1,9 +1,11 @@
-"""One run of the loop: its working state and the steps :class:`LeanAgent` is made of.
+"""One run of the loop: what it works with, and the steps :class:`LeanAgent` is made of.
 
 :class:`Run` asks the model (through the context budget), applies the plan-first rule,
 screens and records tool calls, recites the plan when it changed, and finishes with a
 saved state and an :class:`AgentResult`. The loop itself (``loop.py``) only sequences
-these steps.
+these steps. A run's own state lives in small objects that each own one concern: the
+model calls (:class:`ModelUse`), what was last shown of the plan (:class:`PlanWatch`),
+repetition (:class:`~taskforce.agent.guards.CallGuard`), and the call held for approval.
 """
 
 from __future__ import annotations
@@ -15,15 +17,17 @@ from typing import Any
 
 from taskforce.agent import planning, prompts
 from taskforce.agent.context import ContextBudget, is_context_overflow
-from taskforce.agent.dispatch import PLANNER, Prepared, parse_call, tool_message
+from taskforce.agent.dispatch import Prepared, parse_call, signature, tool_message
 from taskforce.agent.events import EventKind, EventSink, Redactor
 from taskforce.agent.guards import CallGuard, FinishGuard
-from taskforce.agent.planning import PlanHolder
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.session import Session
 from taskforce.errors import ProviderError
 from taskforce.models.base import Message, Model, ModelResponse, ToolCall, ToolSpec, Usage
+from taskforce.plan import Plan, StepSpec
+from taskforce.plan.requests import NewPlan
 from taskforce.tools.base import ToolProtocol
+from taskforce.tools.planner import PlannerTool
 
 
 def user(text: str) -> Message:
@@ -32,13 +36,51 @@ def user(text: str) -> Message:
 
 
 @dataclasses.dataclass
+class ModelUse:
+    """The model calls of one run: how many, their tokens, and the last text answered."""
+
+    calls: int = 0
+    usage: Usage = dataclasses.field(default_factory=Usage)
+    last_content: str = ""
+
+    def record(self, response: ModelResponse) -> None:
+        """Count one answered model call."""
+        self.calls += 1
+        self.usage += response.usage
+        self.last_content = response.content or self.last_content
+
+
+@dataclasses.dataclass
+class PlanWatch:
+    """What the loop last showed of the plan, and whether the model still owes a plan."""
+
+    required: bool
+    announced: int
+    recited: int
+
+    def announce(self, plan: Plan) -> bool:
+        """Whether `plan` is news for the UI (a ``plan_updated`` event); remembers it."""
+        if plan.version == self.announced:
+            return False
+        self.announced = plan.version
+        return True
+
+    def recite(self, plan: Plan, force: bool = False) -> bool:
+        """Whether to recite `plan` to the model now (it changed, or `force`); remembers it."""
+        if not plan.steps or not (force or plan.version != self.recited):
+            return False
+        self.recited = plan.version
+        return True
+
+
+@dataclasses.dataclass
 class Run:
-    """The state of one :meth:`LeanAgent.execute` call."""
+    """One :meth:`LeanAgent.execute` or :meth:`LeanAgent.resume` call."""
 
     model: Model
     tools: Mapping[str, ToolProtocol]
     specs: Sequence[ToolSpec]
-    planner: PlanHolder
+    planner: PlannerTool
     session: Session
     system: Message
     budget: ContextBudget
@@ -46,16 +88,10 @@ class Run:
     redactor: Redactor
     mission: str
     pinned: int
-    plan_required: bool
     guard: CallGuard
     finish_guard: FinishGuard
-    steps: int = 0
-    usage: Usage = dataclasses.field(default_factory=Usage)
-    overflows: int = 0
-    last_content: str = ""
-    nudges: int = 0
-    recited: int = -1
-    seen_plan: int = -1
+    watch: PlanWatch
+    use: ModelUse = dataclasses.field(default_factory=ModelUse)
     pending: dict[str, Any] | None = None
     """The call held for approval this turn (see ``approvals.py``); the run then pauses."""
 
@@ -64,32 +100,33 @@ class Run:
         """The session this run belongs to."""
         return self.session.session_id
 
-    def plan_state(self) -> dict[str, Any]:
-        """The planner's current state."""
-        return self.planner.get_state()
+    @property
+    def plan(self) -> Plan:
+        """The plan as it stands (the planner holds it)."""
+        return self.planner.plan
 
     def open_steps(self) -> list[str]:
         """Plan steps still pending or in progress."""
-        return planning.open_steps(self.plan_state())
+        return planning.open_steps(self.plan)
 
     # ---- asking the model ------------------------------------------------------------
 
     async def ask(self) -> ModelResponse:
         """One model call on a view that fits the window; one harder retry on overflow."""
         specs = list(self.specs)
-        if self.plan_required:
-            specs = [s for s in specs if s["function"]["name"] == PLANNER]
-        answer_now = self.nudges >= 2  # nudged twice and still repeating: no tools this turn
+        if self.watch.required:
+            specs = [s for s in specs if s["function"]["name"] == self.planner.name]
+        answer_now = self.guard.answer_now()  # nudged twice and still repeating: no tools
         if answer_now:
-            self.nudges, specs = 0, []
-        note = self._plan_note(self.plan_state())
+            specs = []
+        note = self._plan_note()
         count = self.model.count_tokens
         for harder in (False, True):
             view, level = self.budget.fit(
                 self.system, self.session.history, specs, count,
                 pinned=self.pinned, plan_note=note, harder=harder,
             )  # fmt: skip
-            if self.plan_required:
+            if self.watch.required:
                 view.append(user(prompts.plan_first(bool(planning.list_items(self.mission)))))
             if answer_now:
                 view.append(user(prompts.ANSWER_NOW))
@@ -99,41 +136,46 @@ class Run:
             except ProviderError as exc:
                 if harder or not is_context_overflow(exc):
                     raise
-                self.overflows += 1
                 await self._emit(EventKind.ERROR, message=str(exc), recovered=True)
-        self.steps += 1
-        self.usage += response.usage
-        self.last_content = response.content or self.last_content
+        self.use.record(response)
         await self._emit(
-            EventKind.LLM_CALL, step=self.steps, messages=len(view), compaction=level,
+            EventKind.LLM_CALL, step=self.use.calls, messages=len(view), compaction=level,
             content=response.content, tool_calls=[c.name for c in response.tool_calls],
             usage=dataclasses.asdict(response.usage),
         )  # fmt: skip
         return response
 
-    def plan_first(self, response: ModelResponse) -> ModelResponse:
-        """On a turn that must plan: turn a listed plan (or the mission's parts) into one."""
-        if not self.plan_required:
-            return response
-        for call in response.tool_calls:
-            item = parse_call(call, self.tools)
-            if call.name == PLANNER and item.args.get("action") == "create_plan":
-                return response
+    def prepare(self, response: ModelResponse) -> tuple[ModelResponse, list[Prepared]]:
+        """Parse the turn's calls once; on a turn that must plan, add the plan if missing.
+
+        The plan added is the list in the reply, or else the mission's own parts.
+        """
+        items = [parse_call(call, self.tools) for call in response.tool_calls]
+        if not self.watch.required or any(isinstance(i.request, NewPlan) for i in items):
+            return response, items
         tasks = planning.list_items(response.content or "") or planning.split_mission(self.mission)
         if not tasks:
-            self.plan_required = bool(response.tool_calls)
-            return response
-        args = json.dumps({"action": "create_plan", "tasks": tasks}, ensure_ascii=False)
-        call = ToolCall(id=f"call_autoplan_{self.steps}", name=PLANNER, arguments=args)
-        return dataclasses.replace(response, tool_calls=(*response.tool_calls, call))
+            self.watch.required = bool(response.tool_calls)
+            return response, items
+        request = NewPlan(tuple(StepSpec(task) for task in tasks))
+        args = self.planner.encode(request)
+        call = ToolCall(
+            id=f"call_autoplan_{self.use.calls}",
+            name=self.planner.name,
+            arguments=json.dumps(args, ensure_ascii=False),
+        )
+        item = Prepared(call, args, signature=signature(call.name, args), request=request)
+        return dataclasses.replace(response, tool_calls=(*response.tool_calls, call)), [
+            *items,
+            item,
+        ]
 
     # ---- tool calls ------------------------------------------------------------------
 
-    async def screen(self, calls: Sequence[ToolCall]) -> list[Prepared]:
-        """Parse and guard one turn's calls; announce them as events."""
-        version = planning.plan_version(self.plan_state())
-        items = self.guard.prepare(calls, self.tools, version, self.plan_required)
-        self.plan_required = False
+    async def screen(self, items: list[Prepared]) -> list[Prepared]:
+        """Guard one turn's calls; announce them as events."""
+        items = self.guard.screen(items, self.plan.version, self.watch.required)
+        self.watch.required = False
         for item in items:
             await self._emit(
                 EventKind.TOOL_CALL, id=item.call.id, name=item.call.name,
@@ -150,34 +192,28 @@ class Run:
             EventKind.TOOL_RESULT, id=item.call.id, name=item.call.name,
             success=bool(result.get("success")), result=result,
         )  # fmt: skip
-        state = self.plan_state()
-        if planning.plan_version(state) != self.seen_plan:
-            self.seen_plan = planning.plan_version(state)
+        plan = self.plan
+        if self.watch.announce(plan):
             await self._emit(
-                EventKind.PLAN_UPDATED, markdown=self.planner.get_plan_summary(),
-                version=self.seen_plan, current_step=planning.current_step(state),
+                EventKind.PLAN_UPDATED, markdown=plan.render(), version=plan.version,
+                current_step=planning.current_step(plan),
             )  # fmt: skip
-        await self.session.save(plan=state, status=AgentStatus.RUNNING.value, mission=self.mission)
+        await self.session.save(plan=plan, status=AgentStatus.RUNNING.value, mission=self.mission)
 
     def recite(self, force: bool = False) -> None:
         """Show the model the plan (as a trailing message) when it changed; nudge a stall."""
-        state = self.plan_state()
-        if self.guard.stalled >= 2:
-            self.guard.stalled = 0
-            self.nudges += 1
-            self.session.add(user(prompts.stalled(planning.current_step(state))))
-        version = planning.plan_version(state)
-        if planning.has_plan(state) and (force or version != self.recited):
-            self.recited = version
-            note = self._plan_note(state)
+        if self.guard.nudge():
+            self.session.add(user(prompts.stalled(planning.current_step(self.plan))))
+        if self.watch.recite(self.plan, force):
+            note = self._plan_note()
             if note is not None:
                 self.session.add(note)
 
-    def _plan_note(self, state: dict[str, Any]) -> Message | None:
-        if not planning.has_plan(state):
+    def _plan_note(self) -> Message | None:
+        plan = self.plan
+        if not plan.steps:
             return None
-        summary = self.planner.get_plan_summary()
-        return user(prompts.plan_message(summary, planning.current_step(state)))
+        return user(prompts.plan_message(plan.render(), planning.current_step(plan)))
 
     # ---- ending ----------------------------------------------------------------------
 
@@ -190,13 +226,13 @@ class Run:
         events: Sequence[dict[str, Any]] = (),
     ) -> AgentResult:
         """Save the final state (and history `events`), emit the last event, build the result."""
-        state = self.plan_state()
-        fields: dict[str, Any] = {"plan": state, "status": status.value, "mission": self.mission}
+        plan = self.plan
+        fields: dict[str, Any] = {"plan": plan, "status": status.value, "mission": self.mission}
         message = self.redactor.text(f"{type(error).__name__}: {error}") if error else None
         if message:
             fields["error"] = message
         await self.session.save(events=events, **fields)
-        open_steps = tuple(planning.open_steps(state))
+        open_steps = tuple(planning.open_steps(plan))
         if message:
             await self._emit(EventKind.ERROR, message=message, recovered=False)
         else:
@@ -207,13 +243,14 @@ class Run:
         return AgentResult(
             status=status,
             final_message=self.redactor.text(message or final),
-            plan_markdown=self.planner.get_plan_summary(),
-            steps=self.steps,
-            usage=self.usage,
+            plan_markdown=plan.render(),
+            steps=self.use.calls,
+            usage=self.use.usage,
             session_id=self.session_id,
             open_steps=open_steps,
             error=message,
             pending_approval=self.redactor.data(self.pending) if self.pending else None,
+            plan=plan,
         )
 
     async def _emit(self, kind: EventKind, **data: Any) -> None:

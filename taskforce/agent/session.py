@@ -21,6 +21,7 @@ from taskforce.agent import prompts
 from taskforce.agent.events import Redactor
 from taskforce.errors import StaleStateError
 from taskforce.models.base import Message
+from taskforce.plan import Plan
 from taskforce.tools.base import error_result
 
 _WIRE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
@@ -85,7 +86,10 @@ class MemoryStore:
         if expected_version is not None and expected_version != current:
             raise StaleStateError(session_id, expected_version, current)
         version = current + 1
-        self._states[session_id] = copy.deepcopy(dict(state)) | {"version": version}
+        stored = dict(state)
+        if isinstance(stored.get("plan"), Plan):  # stored as its state, as the StateManager does
+            stored["plan"] = stored["plan"].to_state()
+        self._states[session_id] = copy.deepcopy(stored) | {"version": version}
         self._messages.setdefault(session_id, []).extend(copy.deepcopy(list(messages)))
         self.events.setdefault(session_id, []).extend(copy.deepcopy(list(events)))
         return version
@@ -115,6 +119,7 @@ class Session:
         self._pending: list[Message] = []
         self._redactor = redactor
         self._lock = asyncio.Lock()
+        self._plan: tuple[Plan, dict[str, Any]] | None = None  # the last plan and its state
 
     async def open(self, history_limit: int) -> bool:
         """Load the stored session, if any; True when it existed."""
@@ -140,8 +145,19 @@ class Session:
         """Put a message first in memory only (it is already stored, or must not be)."""
         self.history.insert(0, message)
 
+    def plan_state(self, plan: Plan) -> dict[str, Any]:
+        """`plan` as the stored JSON state: converted once per plan value."""
+        if self._plan is None or self._plan[0] is not plan:
+            self._plan = (plan, plan.to_state())
+        return self._plan[1]
+
     async def save(self, *, events: Sequence[dict[str, Any]] = (), **fields: Any) -> None:
-        """Write the state (updated with `fields`), the new messages and `events` at once."""
+        """Write the state (updated with `fields`), the new messages and `events` at once.
+
+        A :class:`Plan` given as ``plan`` is stored as its JSON state (the store's edge).
+        """
+        if isinstance(fields.get("plan"), Plan):
+            fields["plan"] = self.plan_state(fields["plan"])
         async with self._lock:
             self.state.update(fields)
             pending, self._pending = self._pending, []

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from taskforce.agent.dispatch import PLANNER
-from taskforce.agent.planning import PlanHolder
 from taskforce.errors import ConfigurationError
 from taskforce.models.base import Model
 from taskforce.tools.base import ToolProtocol
+from taskforce.tools.planner import PlannerTool
 
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -43,7 +43,7 @@ def build_model(
 
 def check_tools(
     tools: Sequence[ToolProtocol] | None, planning: bool = True
-) -> tuple[dict[str, ToolProtocol], PlanHolder]:
+) -> tuple[dict[str, ToolProtocol], PlannerTool]:
     """The tools by name (a ``PlannerTool`` added when none is named ``planner``).
 
     Without `planning` no planner is offered: the holder returned is a ``PlannerTool`` the
@@ -60,8 +60,6 @@ def check_tools(
         if tool.name in by_name:
             raise ConfigurationError(f"two tools are named {tool.name!r}")
         by_name[tool.name] = tool
-    from taskforce.tools.planner import PlannerTool
-
     if not planning:
         if PLANNER in by_name:
             raise ConfigurationError("planning=False: do not pass a tool named 'planner'")
@@ -69,7 +67,7 @@ def check_tools(
     if PLANNER not in by_name:
         by_name = {PLANNER: PlannerTool(), **by_name}
     planner = by_name[PLANNER]
-    if not isinstance(planner, PlanHolder):
+    if not isinstance(planner, PlannerTool):
         raise ConfigurationError("the tool named 'planner' must be a PlannerTool")
     return by_name, planner
 

@@ -133,6 +133,10 @@ class PlannerTool:
         """
         return planner_calls.decode(dict(params), self._limits)
 
+    def encode(self, request: PlanRequest) -> dict[str, Any]:
+        """The arguments of a call asking for `request` (the inverse of :meth:`decode`)."""
+        return planner_calls.encode(request)
+
     def change(self, request: PlanRequest, plan: Plan | None = None) -> PlanChange:
         """What `request` would do to `plan` (default: the current plan); changes nothing.
 

@@ -1,5 +1,7 @@
 """One planner call, start to end: decoded once, applied once, described by a typed change.
 
+* :func:`encode` is its inverse: the arguments of a call asking for a request (the
+  agent writes its own planner call this way when it plans for the model).
 * :func:`decode` checks a call's arguments alone (types, what each action needs, every new
   step's text and dependencies, lengths before cleaning) and returns a
   :data:`~taskforce.plan.requests.PlanRequest`; it is all ``validate_params`` does.
@@ -17,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from taskforce.errors import PlanError
-from taskforce.plan import Event, Plan, PlanLimits, Step, StepStatus, lifecycle_events
+from taskforce.plan import Event, Plan, PlanLimits, Step, StepSpec, StepStatus, lifecycle_events
 from taskforce.plan.requests import EditPlan, NewPlan, PlanRequest, ReadPlan, SetStatus
 from taskforce.plan.specs import clean_note, clean_specs
 from taskforce.plan.text import check_length, clean_text
@@ -87,6 +89,41 @@ def decode(params: dict[str, Any], limits: PlanLimits) -> PlanRequest:
     if not (add or remove or reword):
         raise PlanError("update_plan needs add_steps, remove_indices or step_index with text")
     return EditPlan(add, args.insert_at, remove, reword)
+
+
+def encode(request: PlanRequest) -> dict[str, Any]:
+    """The arguments of the planner call that asks for `request` (:func:`decode` inverts it)."""
+    if isinstance(request, ReadPlan):
+        return {"action": "read_plan"}
+    if isinstance(request, NewPlan):
+        return {"action": "create_plan", "tasks": [_spec_args(s) for s in request.tasks]}
+    if isinstance(request, SetStatus):
+        args: dict[str, Any] = {
+            "action": "mark_done",
+            "step_index": list(request.indices),
+            "status": request.status.value,
+        }
+        return args | ({"note": request.note} if request.note is not None else {})
+    args = {"action": "update_plan"}
+    if request.add:
+        args["add_steps"] = [_spec_args(s) for s in request.add]
+    if request.insert_at is not None:
+        args["insert_at"] = request.insert_at
+    if request.remove:
+        args["remove_indices"] = list(request.remove)
+    if request.reword is not None:
+        args["step_index"], args["text"] = [request.reword[0]], request.reword[1]
+    return args
+
+
+def _spec_args(spec: StepSpec) -> str | dict[str, Any]:
+    if not spec.depends_on and not spec.requires_approval:
+        return spec.description
+    return {
+        "description": spec.description,
+        "depends_on": list(spec.depends_on),
+        "requires_approval": spec.requires_approval,
+    }
 
 
 def apply(request: PlanRequest, plan: Plan, limits: PlanLimits, now: datetime | None) -> PlanChange:

@@ -9,9 +9,9 @@ from taskforce.plan import Plan, StepStatus
 def test_current_step_skips_steps_blocked_by_dependencies() -> None:
     plan = Plan().replaced(["Fetch", {"description": "Clean", "depends_on": [1]}, "Unrelated"])
     plan = plan.with_status([1], StepStatus.FAILED, "down")
-    assert planning.current_step(plan.to_state()) == "3. Unrelated"
+    assert planning.current_step(plan) == "3. Unrelated"
     plan = plan.with_status([1], StepStatus.DONE)
-    assert planning.current_step(plan.to_state()) == "2. Clean"
+    assert planning.current_step(plan) == "2. Clean"
 
 
 def test_list_items_reads_json_and_lists_but_not_prose() -> None:
