@@ -14,8 +14,8 @@ from sqlalchemy import bindparam, literal_column, select
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from taskforce.errors import ConfigurationError, UserError
-from taskforce.store import _changes, _engine, _logs, _migrate, _write
+from taskforce.errors import ConfigurationError, StaleStateError, UserError
+from taskforce.store import _changes, _engine, _logs, _migrate, _update, _write
 from taskforce.store import _schema as t
 from taskforce.store._codec import (
     StepRow,
@@ -193,6 +193,33 @@ class StateManager:
 
         try:
             (version, token), cancelled = await self._db.run_tx(body)
+        except BaseException:
+            self._remember(session_id, None)
+            raise
+        self._remember(session_id, (token, version, encoded.steps, encoded.memo))
+        if cancelled:
+            raise asyncio.CancelledError(
+                f"taskforce: session {session_id!r} version {version} was committed "
+                "before the cancellation took effect"
+            )
+        return version
+
+    async def update_state(self, session_id: str, change: _update.Change) -> int:
+        """Read, change and save a session's state in one transaction; the new version.
+
+        ``change`` gets the stored state (with ``"version"``; None if there is none) and
+        returns ``(new state, history events)``. It runs inside the write transaction
+        (on SQLite in the driver's thread), so it must be quick and do no I/O; whatever
+        it raises rolls the transaction back and reaches the caller. No other writer can
+        commit in between, so this never raises StaleStateError of its own.
+        """
+        validate_session_id(session_id)
+        body = _update.body(session_id, change, self._limit, time.time())
+        try:
+            try:
+                (version, token, encoded), cancelled = await self._db.run_tx(body)
+            except StaleStateError:  # PostgreSQL: a concurrent first writer created the row
+                (version, token, encoded), cancelled = await self._db.run_tx(body)
         except BaseException:
             self._remember(session_id, None)
             raise

@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from taskforce.errors import StaleStateError, StateError, ToolInputError, UserError
+from taskforce.errors import PlanError, StaleStateError, StateError, ToolInputError, UserError
 from taskforce.plan import DEFAULT_LIMITS, Event, Plan, PlanLimits
 from taskforce.plan.requests import PlanRequest, ReadPlan
 from taskforce.tools import planner_calls
@@ -162,16 +162,17 @@ class PlannerTool:
                     await self._load()
                 change = self.change(request)
                 if self._store is not None and change.plan is not change.before:
-                    await self._commit(change.plan, change.events)
+                    change = await self._commit_retrying(request, change)
                 self._plan = change.plan
             log_events(change.events, self._session_id)
             return change.result(), change
         except ToolInputError as exc:
             return error_result(str(exc), exc.error_type), None
-        except StaleStateError:
+        except StaleStateError as exc:
             message = (
-                "the plan was changed by another writer; it has been reloaded, "
-                "read_plan and try again"
+                "the plan was changed by another writer"
+                + (f" ({exc.args[0]})" if isinstance(exc, _Renumbered) else "")
+                + "; it has been reloaded: read_plan and try again"
             )
             return error_result(message, "conflict"), None
         except StateError as exc:
@@ -219,24 +220,72 @@ class PlannerTool:
         self._plan = Plan.from_state(self._session.get("plan"))
         self._loaded = True
 
+    async def _commit_retrying(self, request: PlanRequest, change: PlanChange) -> PlanChange:
+        """Commit `change`; if another writer committed first, apply `request` again.
+
+        The second try reads the fresh plan, applies the request and commits in one
+        transaction (:meth:`StateManager.update_state`), so it cannot conflict: the model
+        never sees a conflict that re-applying its call solves.
+
+        Raises:
+            StaleStateError: the other writer added, removed or moved steps, so the call's
+                step numbers could now name other steps (:class:`_Renumbered`).
+            PlanError: the call no longer applies to the fresh plan (the message says so).
+        """
+        try:
+            await self._commit(change.plan, change.events)
+            return change
+        except StaleStateError:
+            pass
+        assert self._store is not None and self._session_id is not None
+        seen = change.before
+        applied: list[tuple[PlanChange, dict[str, Any]]] = []
+
+        def again(current: dict[str, Any] | None) -> tuple[dict[str, Any], Sequence[Event]]:
+            session = {k: v for k, v in (current or {}).items() if k != "version"}
+            fresh = Plan.from_state(session.get("plan"))
+            if not planner_calls.same_numbers(request, seen, fresh):
+                raise _Renumbered("its steps were added, removed or moved")
+            try:
+                redo = self.change(request, fresh)
+            except PlanError as exc:
+                message = "the plan was changed by another writer and this call no longer"
+                raise PlanError(f"{message} applies: {exc}", exc.error_type) from None
+            applied.append((redo, session))
+            return {**session, "plan": redo.plan.to_state()}, redo.events
+
+        try:
+            version = await self._store.update_state(self._session_id, again)
+        except (StaleStateError, PlanError):
+            await self._load()  # the tool holds the fresh plan either way
+            raise
+        redo, session = applied[-1]
+        self._session, self._session_version = {**session, "plan": redo.plan}, version
+        return redo
+
     async def _commit(self, draft: Plan, events: Sequence[Event]) -> None:
         assert self._store is not None and self._session_id is not None
         state = {**self._session, "plan": draft}  # the store encodes only changed steps
-        try:
-            version = await self._store.save_state(
-                self._session_id,
-                state,
-                expected_version=self._session_version or 0,
-                events=events,
-            )
-        except StaleStateError:
-            await self._load()
-            raise
+        version = await self._store.save_state(
+            self._session_id,
+            state,
+            expected_version=self._session_version or 0,
+            events=events,
+        )
         self._session, self._session_version = state, version
+
+
+class _Renumbered(StaleStateError):
+    """Another writer changed which step a number names: the call is not re-applied."""
+
+    def __init__(self, reason: str) -> None:
+        Exception.__init__(self, reason)
 
 
 def log_events(events: Sequence[Event], session_id: str | None = None) -> None:
     """Log each event at INFO with its fields (``extra={"taskforce": {...}}``)."""
+    if not plan_log.isEnabledFor(logging.INFO):
+        return  # the message is built per event: skip it when nobody listens
     for event in events:
         fields = {"session_id": session_id, **event}
         plan_log.info(

@@ -166,3 +166,18 @@ def gate(request: PlanRequest, plan: Plan, approved: Collection[str]) -> Gate | 
     verb = "start" if request.status is StepStatus.IN_PROGRESS else "mark done"
     listed = "; ".join(f"{n}. {s.description}" for n, s in gated)
     return Gate(f"{verb} plan step {listed}", tuple(s.id for _, s in gated))
+
+
+def same_numbers(request: PlanRequest, before: Plan, after: Plan) -> bool:
+    """Whether every step number `request` uses names the same step in both plans."""
+    if isinstance(request, NewPlan):
+        return True  # a new plan replaces whatever is there
+    if isinstance(request, SetStatus):
+        numbers: tuple[int, ...] = request.indices
+    elif isinstance(request, EditPlan) and request.insert_at is None:
+        numbers = (*request.remove, *(request.reword[:1] if request.reword else ()))
+        numbers += tuple(d for spec in request.add for d in spec.depends_on)
+    else:  # an insertion point depends on every step around it
+        return [s.id for s in before.steps] == [s.id for s in after.steps]
+    old, new = before.steps, after.steps
+    return all(0 < n <= min(len(old), len(new)) and old[n - 1].id == new[n - 1].id for n in numbers)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from typing import Any
 
 import pytest
 
@@ -275,3 +276,28 @@ async def test_explicit_step_events_are_not_logged_twice(sm: StateManager) -> No
     assert later == [("step_changed", second["id"]), ("step_completed", first["id"])]
     completed = [h for h in await sm.get_history("e") if h.kind == "step_completed"]
     assert completed[0].data == {"duration_s": 5.0} and completed[0].to_status == "DONE"
+
+
+async def test_update_state_reads_changes_and_saves_in_one_transaction(
+    backend: Backend,
+) -> None:
+    managers = [backend.make() for _ in range(3)] if backend.shared else [backend.make()]
+
+    def increment(current: dict[str, Any] | None) -> tuple[dict[str, Any], list[Any]]:
+        state = {k: v for k, v in (current or {"counter": 0}).items() if k != "version"}
+        state["counter"] += 1
+        return state, [{"kind": "counted", "to": state["counter"]}]
+
+    await asyncio.gather(
+        *(managers[i % len(managers)].update_state("u", increment) for i in range(24))
+    )
+    state = await managers[0].load_state("u")
+    assert state is not None and state["counter"] == 24 and state["version"] == 24
+    assert len(await managers[0].get_history("u")) == 24
+
+    def refuse(current: dict[str, Any] | None) -> tuple[dict[str, Any], list[Any]]:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError, match="no"):
+        await managers[0].update_state("u", refuse)
+    assert await managers[0].load_state("u") == state  # rolled back, nothing written

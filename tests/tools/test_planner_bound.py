@@ -49,19 +49,53 @@ async def test_bound_tool_keeps_other_session_keys(store: StateManager) -> None:
     assert state["plan"]["tasks"][0]["description"] == "A"
 
 
-async def test_concurrent_writer_is_detected_not_clobbered(store: StateManager) -> None:
+async def test_a_stale_call_is_applied_again_to_the_fresh_plan(store: StateManager) -> None:
     first = PlannerTool(state_manager=store, session_id="shared")
     second = PlannerTool(state_manager=store, session_id="shared")
     assert (await first.execute(action="create_plan", tasks=["A", "B", "C"]))["success"]
     assert (await second.execute(action="mark_done", step_index=2))["success"]
-    stale = await first.execute(action="update_plan", remove_indices=[3])
-    assert stale["success"] is False and stale["error_type"] == "conflict"
+    # first still holds the plan without B done: its commit conflicts, and the planner
+    # re-reads, re-applies and commits instead of handing the conflict to the model
+    result = await first.execute(action="update_plan", step_index=[3], text="C, reworded")
+    assert result["success"], result
+    assert result["output"] == "- [ ] 1. A\n- [x] 2. B\n- [ ] 3. C, reworded"
     state = await store.load_state("shared")
     assert state is not None
-    assert [t["status"] for t in state["plan"]["tasks"]] == ["PENDING", "DONE", "PENDING"]
-    # the stale tool reloaded: its next call works on the current plan
-    assert first.get_state()["tasks"][1]["status"] == "DONE"
-    assert (await first.execute(action="update_plan", remove_indices=[3]))["success"]
+    tasks = state["plan"]["tasks"]
+    assert [(t["description"], t["status"]) for t in tasks] == [
+        ("A", "PENDING"),
+        ("B", "DONE"),
+        ("C, reworded", "PENDING"),
+    ]
+    kinds = [e.kind for e in await store.get_history("shared")]
+    assert kinds.count("step_completed") == 1  # B's completion is recorded once
+
+
+async def test_a_stale_call_that_no_longer_applies_says_why(store: StateManager) -> None:
+    first = PlannerTool(state_manager=store, session_id="busy")
+    second = PlannerTool(state_manager=store, session_id="busy")
+    assert (await first.execute(action="create_plan", tasks=["A", "B"]))["success"]
+    await second.execute(action="mark_done", step_index=[1], status="IN_PROGRESS")
+    before = await store.load_state("busy")
+    result = await first.execute(action="mark_done", step_index=[2], status="IN_PROGRESS")
+    assert result["success"] is False
+    assert result["error"].startswith("the plan was changed by another writer and this call")
+    assert "IN_PROGRESS" in result["error"]
+    assert await store.load_state("busy") == before  # nothing written
+    assert first.plan.steps[0].status.value == "IN_PROGRESS"  # and the tool has reloaded
+
+
+async def test_a_stale_call_is_not_applied_to_renumbered_steps(store: StateManager) -> None:
+    first = PlannerTool(state_manager=store, session_id="moved")
+    second = PlannerTool(state_manager=store, session_id="moved")
+    assert (await first.execute(action="create_plan", tasks=["A", "B", "C"]))["success"]
+    assert (await second.execute(action="update_plan", add_steps=["Z"], insert_at=1))["success"]
+    before = await store.load_state("moved")
+    stale = await first.execute(action="mark_done", step_index=[3])  # meant C, now B
+    assert stale["success"] is False and stale["error_type"] == "conflict"
+    assert "added, removed or moved" in stale["error"]
+    assert await store.load_state("moved") == before
+    assert (await first.execute(action="mark_done", step_index=[4]))["success"]  # C now
 
 
 async def test_refused_call_writes_nothing(store: StateManager) -> None:
