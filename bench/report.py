@@ -301,7 +301,21 @@ def _headline(r: dict[str, Any]) -> str:
             for row in c.get(b, {}).get(m, [])
         )
         items.append(f"- concurrent writers: {errors} errors, {lost} lost updates in all runs")
+        for backend in ("sqlite", "postgresql"):
+            eight = [r for r in c.get(backend, {}).get("planner", []) if r["processes"] == 8]
+            if eight:
+                items.append(
+                    f"- eight writers on one session's plan ({backend}): p99 "
+                    f"{eight[0]['p99_ms']} ms per call, {eight[0]['conflicts_shown_to_model']} "
+                    "conflicts shown to the model"
+                )
     a = r.get("agent", {})
+    if "error" not in a and a and a.get("flatness_200_steps"):
+        flat = a["flatness_200_steps"]
+        items.append(
+            f"- agent turn on a 200-step plan (MemoryStore): median {flat['median_ms_per_turn']} "
+            f"ms; last 10% of turns / first 10%: {flat['last_vs_first']}x"
+        )
     if "error" not in a and a:
         items.append(
             f"- agent loop: {a['per_turn']['sqlite']['median_ms_per_turn']} ms per turn with "

@@ -104,6 +104,27 @@ def _durable(name: str, d: dict[str, Any]) -> str:
     return "".join(out)
 
 
+CORRECTIONS = """### What the previous report (generated before 2026-11-23 21:00) got wrong
+
+- Its peer ratios did not reproduce. It timed each contender in its own block, so a change
+  of machine load between blocks decided the comparison (three reruns gave taskforce ÷
+  LangGraph 0.73, 2.86 and 0.92 at 1,000 steps). Re-measured interleaved, on the code of
+  that time: taskforce ÷ openai-agents `add_items` was 1.9x (10 steps) and 5.1x (1,000),
+  not 1.12x / 1.11x; ÷ LangGraph `aput` 6.4x and 14x, not 8.21x / 1.16x; ÷ the origin
+  3.4x at every size, not about 1x; taskforce's growth 1,000 / 10 was 3.7-4.1x, not 3.13x.
+- Its "of which its write" rows were not the peers' writes: every peer's timing included
+  taskforce's own in-memory action, `get_state()` and a render (5-6 ms at 1,000 steps).
+  Peers are now timed on their write alone, and separately with their own planner.
+- Its "JSON file (original taskforce)" peer was not the origin's method (it wrote compact
+  JSON through a temporary file, a rename and an fsync of the directory). The origin
+  writes indent=2 JSON in a worker thread with one fsync of the file and none of the
+  directory; `bench/peers.py` now does exactly that and says so.
+- A code comment said `Plan.draft()` copies a 1,000-step plan "in about a millisecond";
+  it measured 2.1 ms. The plan is now immutable (no draft at all: a change shares the
+  steps it did not touch), and the comment is gone with the code.
+"""
+
+
 def planner(p: dict[str, Any]) -> str:
     """The whole planner section."""
     if "error" in p:
@@ -140,6 +161,7 @@ def planner(p: dict[str, Any]) -> str:
         out.append(table(["plan", "taskforce ÷ origin", "taskforce ms", "origin ms"], rows))
     out.append(
         f"\nTool definition the model sees (`tool_spec_size`): **{p['tool_spec_size_chars']} "
-        "characters**.\n"
+        "characters**.\n\n"
     )
+    out.append(CORRECTIONS)
     return "".join(out)
