@@ -82,3 +82,16 @@ async def test_a_tool_error_goes_back_to_the_model() -> None:
     assert ok == {"success": True, "output": {"current_working_directory": "document"}}
     assert cd.validate_params() == (False, "missing required parameter 'folder'")
     assert cd.validate_params(folder="x", extra=1)[0] is False
+
+
+def test_without_bfcl_eval_the_error_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from taskforce.errors import ConfigurationError
+    from taskforce.evals import bfcl
+
+    for name in [n for n in sys.modules if n.startswith("bfcl_eval")]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "bfcl_eval", None)
+    with pytest.raises(ConfigurationError, match="pip install --no-deps bfcl-eval mpmath"):
+        bfcl._bfcl()
