@@ -7,7 +7,7 @@ a ``LiteLLMModel`` only when an agent is built with one).
 from taskforce.agent.events import AgentEvent, EventCallback, EventKind, Redactor
 from taskforce.agent.loop import LeanAgent
 from taskforce.agent.result import AgentResult, AgentStatus
-from taskforce.agent.session import MemoryStore, SessionStore
+from taskforce.store import MemoryStore, SessionStore
 
 __all__ = [
     "AgentEvent",

@@ -19,11 +19,11 @@ from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redacto
 from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.run import PlanWatch, Run, user
-from taskforce.agent.session import MemoryStore, Session, SessionStore
+from taskforce.agent.session import Session
 from taskforce.agent.setup import build_model, check_tools, header_values
 from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
 from taskforce.models.base import Model
-from taskforce.store import validate_session_id
+from taskforce.store import MemoryStore, SessionStore, validate_session_id
 from taskforce.tools.base import ToolProtocol, tool_spec
 
 

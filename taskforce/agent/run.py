@@ -198,7 +198,10 @@ class Run:
                 EventKind.PLAN_UPDATED, markdown=plan.render(), version=plan.version,
                 current_step=planning.current_step(plan),
             )  # fmt: skip
-        await self.session.save(plan=plan, status=AgentStatus.RUNNING.value, mission=self.mission)
+        events = item.change.events if item.change is not None else ()  # the planner's history
+        await self.session.save(
+            events=events, plan=plan, status=AgentStatus.RUNNING.value, mission=self.mission
+        )
 
     def recite(self, force: bool = False) -> None:
         """Show the model the plan (as a trailing message) when it changed; nudge a stall."""

@@ -4,7 +4,8 @@
 the session state in one ``save_state`` call, so a crash loses at most the step in flight.
 Known secrets are redacted from every message as it enters the conversation, so neither the
 database nor the model ever sees them.
-Without a state manager the agent uses a :class:`MemoryStore` of its own. A session read
+Without a state manager the agent uses a :class:`~taskforce.store.MemoryStore` of its own;
+either way it talks to a :class:`~taskforce.store.SessionStore`. A session read
 back is repaired: an interrupted turn's unanswered tool calls get an "interrupted" result,
 and messages cut off from their turn by the load limit are dropped.
 """
@@ -12,99 +13,18 @@ and messages cut off from their turn by the load limit are dropped.
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from taskforce.agent import prompts
 from taskforce.agent.events import Redactor
-from taskforce.errors import StaleStateError
 from taskforce.models.base import Message
 from taskforce.plan import Plan
+from taskforce.store import SessionStore
 from taskforce.tools.base import error_result
 
 _WIRE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
-
-
-class SessionStore(Protocol):
-    """The part of :class:`taskforce.store.StateManager` the agent uses."""
-
-    async def save_state(
-        self,
-        session_id: str,
-        state: dict[str, Any],
-        expected_version: int | None = None,
-        *,
-        messages: Sequence[dict[str, Any]] = (),
-        events: Sequence[dict[str, Any]] = (),
-    ) -> int:
-        """Write the state, append `messages` and record history `events`; the new version.
-
-        `events` is passed only when there are some (pauses and resumes), so a store
-        without it still works for runs that never pause.
-        """
-        ...
-
-    async def load_state(self, session_id: str) -> dict[str, Any] | None:
-        """The stored state with its ``version``, or None."""
-        ...
-
-    async def load_messages(
-        self, session_id: str, limit: int | None = None
-    ) -> list[dict[str, Any]]:
-        """The last `limit` messages (all when None), oldest first."""
-        ...
-
-
-class MemoryStore:
-    """Sessions kept in this process only: what the agent uses without a state manager."""
-
-    def __init__(self) -> None:
-        self._states: dict[str, dict[str, Any]] = {}
-        self._messages: dict[str, list[dict[str, Any]]] = {}
-        self.events: dict[str, list[dict[str, Any]]] = {}
-        """History events (pauses, resumes) recorded per session, oldest first."""
-
-    async def save_state(
-        self,
-        session_id: str,
-        state: dict[str, Any],
-        expected_version: int | None = None,
-        *,
-        messages: Sequence[dict[str, Any]] = (),
-        events: Sequence[dict[str, Any]] = (),
-    ) -> int:
-        """Store a copy of `state`, append `messages` and keep `events` (see :attr:`events`).
-
-        Versions are checked like the StateManager's: a write based on another version
-        raises `StaleStateError` (0 means "must not exist yet").
-        """
-        current = int(self._states.get(session_id, {}).get("version", 0))
-        if expected_version is None and isinstance(state.get("version"), int):
-            expected_version = state["version"]
-        if expected_version is not None and expected_version != current:
-            raise StaleStateError(session_id, expected_version, current)
-        version = current + 1
-        stored = dict(state)
-        if isinstance(stored.get("plan"), Plan):  # stored as its state, as the StateManager does
-            stored["plan"] = stored["plan"].to_state()
-        self._states[session_id] = copy.deepcopy(stored) | {"version": version}
-        self._messages.setdefault(session_id, []).extend(copy.deepcopy(list(messages)))
-        self.events.setdefault(session_id, []).extend(copy.deepcopy(list(events)))
-        return version
-
-    async def load_state(self, session_id: str) -> dict[str, Any] | None:
-        """A copy of the stored state, or None."""
-        state = self._states.get(session_id)
-        return copy.deepcopy(state) if state is not None else None
-
-    async def load_messages(
-        self, session_id: str, limit: int | None = None
-    ) -> list[dict[str, Any]]:
-        """Copies of the last `limit` messages."""
-        messages = self._messages.get(session_id, [])
-        return copy.deepcopy(messages[-limit:] if limit else messages)
 
 
 class Session:

@@ -19,6 +19,7 @@ from taskforce.documents._text import format_time, parse_time, to_second
 from taskforce.documents.plan_md import STATUS_LABELS, Criterion, LogRow, PlanDocument
 from taskforce.errors import PlanError, UserError
 from taskforce.plan import Plan
+from taskforce.plan.events import STEP_EVENTS
 from taskforce.plan.text import clean_text
 
 DEFAULT_LOG_LIMIT = 500
@@ -113,47 +114,53 @@ def _stored_log(value: Any) -> list[LogRow]:
     return rows
 
 
-# Lifecycle events the planner records (taskforce.plan_events): one row each.
-_STEP_EVENTS = frozenset(
-    {"step_started", "step_completed", "step_failed", "step_skipped", "step_reopened"}
-)
-_PLAN_EVENTS = {
+_PLAN_ROWS = {
     "plan_created": "Plan created",
     "plan_revised": "Plan revised",
     "plan_completed": "Plan completed",
     "plan_failed": "Plan failed",
 }
+# What taskforce 0.1 recorded before the history had one vocabulary, read as lifecycle
+# events: a status change is the step event of its new status; an added, removed or
+# edited step is a revision of the plan.
+_LEGACY = {"step_added": "plan_revised", "step_removed": "plan_revised"}
 
 
 def _label(status: str | None) -> str:
     return STATUS_LABELS.get(str(status or "").upper(), str(status or "-").lower())
 
 
+def _kind(entry: HistoryLike) -> str:
+    """The entry's kind in the lifecycle vocabulary (older kinds translated)."""
+    if entry.kind in ("status_changed", "step_changed"):
+        return "step_noted" if entry.kind == "step_changed" else "step_moved"
+    return _LEGACY.get(entry.kind, entry.kind)
+
+
 def log_row(entry: HistoryLike, plan: Plan) -> LogRow:
-    """One execution-log row for a history entry (step shown by its current number)."""
+    """One execution-log row for a history entry (step shown by its current number).
+
+    Reads the lifecycle events of :mod:`taskforce.plan.events` (and ``paused`` /
+    ``resumed``); entries written by taskforce 0.1 are shown as their lifecycle kind.
+    """
     steps = {s.id: (n, s) for n, s in enumerate(plan.steps, start=1)}
     found = steps.get(entry.step_id or "")
     step_cell = str(found[0]) if found else (entry.step_id or "-")
     subject = clean_text(found[1].description)[:_ACTION_CHARS] if found else ""
     note = clean_text(entry.note)[:200] if isinstance(entry.note, str) else ""
     data = entry.data if isinstance(entry.data, Mapping) else {}
-    if entry.kind == "step_added":
-        text = data.get("description")
-        added = clean_text(text)[:_ACTION_CHARS] if isinstance(text, str) else subject
-        action, result = f"Added: {added}" if added else "Added", _label(entry.to_status)
-    elif entry.kind == "status_changed" or entry.kind in _STEP_EVENTS:
+    kind = _kind(entry)
+    if kind in STEP_EVENTS or kind == "step_moved":
         action = subject or "Status changed"
         result = _label(entry.to_status) + (f": {note}" if note else "")
-    elif entry.kind == "step_removed":
-        action, result = "Removed", "-"
-    elif entry.kind == "step_changed":
-        changes = data.get("changes")
-        keys = ", ".join(sorted(str(k) for k in changes)) if isinstance(changes, Mapping) else ""
-        action, result = f"Edited {keys}".strip(), note or "-"
-    elif entry.kind in _PLAN_EVENTS:
-        steps_count = data.get("steps")
-        action = _PLAN_EVENTS[entry.kind]
-        result = f"{steps_count} steps" if isinstance(steps_count, int) else "-"
+    elif kind in _PLAN_ROWS:
+        count = data.get("steps")
+        action = _PLAN_ROWS[kind]
+        if entry.kind in _LEGACY:  # one step added or removed, in 0.1's words
+            added = data.get("description")
+            text = clean_text(added)[:_ACTION_CHARS] if isinstance(added, str) else subject
+            action += f": {'added' if entry.kind == 'step_added' else 'removed'} {text}".rstrip()
+        result = f"{count} step{'' if count == 1 else 's'}" if isinstance(count, int) else "-"
     else:
         action, result = clean_text(entry.kind)[:_ACTION_CHARS] or "event", note or "-"
     return LogRow(format_time(to_second(entry.created_at)), step_cell, action, result)

@@ -1,8 +1,8 @@
 """Thin async helpers between a session store and the documents.
 
-They read through the ``StateManager`` methods (``load_state``, ``get_history``,
-``list_sessions``, ``save_state``) typed as a Protocol, so this module imports no
-SQLAlchemy and tests can use a real store or any object with those methods.
+They read and write through the one session-store protocol
+(:class:`~taskforce.store.SessionStore`: a ``StateManager``, a ``MemoryStore``, ...), so
+this module imports no SQLAlchemy.
 
 Folder export (e.g. an Obsidian vault)::
 
@@ -22,11 +22,11 @@ import asyncio
 import hashlib
 import os
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from taskforce.documents._text import read_frontmatter
 from taskforce.documents.dashboard import (
@@ -44,39 +44,15 @@ from taskforce.documents.from_session import (
 from taskforce.documents.plan_md import PlanDocument, render_plan_md
 from taskforce.documents.plan_md_read import parse_plan_md
 from taskforce.errors import SessionNotFoundError, StaleStateError, UserError
+from taskforce.plan import Plan, lifecycle_events
+from taskforce.store import SessionStore
 
 PAGE = 200
 DONE_DIR = "Done"
 DASHBOARD = "Dashboard.md"
 
 
-class SessionSource(Protocol):
-    """The read side of ``taskforce.store.StateManager`` used here."""
-
-    async def load_state(self, session_id: str) -> dict[str, Any] | None:
-        """The state with ``version``, or None."""
-        ...
-
-    async def get_history(self, session_id: str, limit: int | None = None) -> Sequence[Any]:
-        """History entries, oldest first."""
-        ...
-
-    async def list_sessions(self, limit: int = 50, offset: int = 0) -> Sequence[Any]:
-        """Session summaries, newest first."""
-        ...
-
-
-class SessionSink(SessionSource, Protocol):
-    """A store that can also save (for imports)."""
-
-    async def save_state(
-        self, session_id: str, state: Mapping[str, Any], expected_version: int | None = None
-    ) -> int:
-        """Save; returns the new version."""
-        ...
-
-
-async def all_sessions(store: SessionSource) -> list[Any]:
+async def all_sessions(store: SessionStore) -> list[Any]:
     """Every session summary, page by page."""
     found: list[Any] = []
     while True:
@@ -87,7 +63,7 @@ async def all_sessions(store: SessionSource) -> list[Any]:
 
 
 async def load_plan_document(
-    store: SessionSource,
+    store: SessionStore,
     session_id: str,
     *,
     summary: SessionLike | Any | None = None,
@@ -113,12 +89,12 @@ async def load_plan_document(
     )
 
 
-async def export_plan_md(store: SessionSource, session_id: str) -> str:
+async def export_plan_md(store: SessionStore, session_id: str) -> str:
     """A stored session's plan as Plan.md text (``taskforce plan export SESSION``)."""
     return render_plan_md(await load_plan_document(store, session_id))
 
 
-async def dashboard_summary(store: SessionSource, now: datetime) -> DashboardSummary:
+async def dashboard_summary(store: SessionStore, now: datetime) -> DashboardSummary:
     """The dashboard of every stored session as of `now` (``taskforce sessions --summary``)."""
     return summarize(await all_sessions(store), now)
 
@@ -200,7 +176,7 @@ def _remove_stale(path: Path, session_id: str) -> bool:
     return True
 
 
-async def export_all(store: SessionSource, directory: str | Path, now: datetime) -> ExportReport:
+async def export_all(store: SessionStore, directory: str | Path, now: datetime) -> ExportReport:
     """Write every session's Plan.md into `directory` (completed ones under ``Done/``).
 
     Also writes ``Dashboard.md`` (linking each plan). A session that cannot be read
@@ -241,7 +217,7 @@ async def export_all(store: SessionSource, directory: str | Path, now: datetime)
 
 
 async def import_plan_md(
-    store: SessionSink, text: str, *, session_id: str | None = None, replace: bool = False
+    store: SessionStore, text: str, *, session_id: str | None = None, replace: bool = False
 ) -> str:
     """Create a session from Plan.md text (``taskforce plan import FILE [--session ID]``).
 
@@ -267,8 +243,9 @@ async def import_plan_md(
         )
     version = int(current.get("version", 0)) if current is not None else 0
     state = state_from_document(doc, log_base_version=version + 1)
+    events = lifecycle_events(Plan(), doc.plan)  # the history any other door would record
     try:
-        await store.save_state(target, state, expected_version=version)
+        await store.save_state(target, state, expected_version=version, events=events)
     except StaleStateError as exc:
         raise UserError(f"session {target!r} changed during the import; try again") from exc
     return target

@@ -2,18 +2,22 @@
 
 Pure: compares two versions of a plan. Every door that changes a plan (the planner tool,
 the agent, the MCP server, a Plan.md import) records exactly these, so the same changes
-leave the same history whichever door they came through:
+leave the same history whichever door they came through; the store derives the same
+kinds when a caller saves a changed plan without saying what happened:
 
-* ``plan_created`` / ``plan_revised`` (``revision``, ``steps``): new steps, or a replan;
+* ``plan_created`` (``revision``, ``steps``): a plan of new steps;
+* ``plan_revised`` (``revision``, ``steps``, ``added`` and ``removed`` step ids): a replan;
 * ``step_started``, ``step_completed``, ``step_failed``, ``step_skipped``,
   ``step_reopened`` (``step_id``, ``step`` number, ``from_status``, ``to_status``,
   ``note``; ``duration_s`` when finished, ``retries`` when failed). A step that arrives
   already started or finished (an import) counts as coming from PENDING;
+* ``step_noted`` (``step_id``, ``step``, ``to_status``, ``note``): a new note, same status;
 * ``plan_completed`` / ``plan_failed`` (``steps``) when the plan's status becomes so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from taskforce.plan.step import Step, StepStatus
@@ -33,7 +37,9 @@ STEP_EVENT = {
 }
 """The event kind recorded when a step moves into each status."""
 
+NOTED = "step_noted"
 PLAN_EVENTS = ("plan_created", "plan_revised", "plan_completed", "plan_failed")
+STEP_EVENTS = (*STEP_EVENT.values(), NOTED)
 
 
 def lifecycle_events(old: Plan, new: Plan) -> list[Event]:
@@ -47,22 +53,60 @@ def lifecycle_events(old: Plan, new: Plan) -> list[Event]:
         events = []
         before_of = {s.id: s for s in old.steps}
         if new.revision != old.revision or (new.steps and not old.steps):
-            created = not any(s.id in before_of for s in new.steps)
-            kind = "plan_created" if created else "plan_revised"
-            events.append({"kind": kind, "revision": new.revision, "steps": len(new.steps)})
+            old_ids, new_ids = [s.id for s in old.steps], [s.id for s in new.steps]
+            events.append(plan_event(old_ids, new_ids, new.revision))
         for number, step in enumerate(new.steps, start=1):
             previous = before_of.get(step.id)
-            was = previous.status if previous is not None else StepStatus.PENDING
-            if was is not step.status:
-                events.append(step_event(step, number, was))
+            event = _step_change(previous, step, number)
+            if event is not None:
+                events.append(event)
     old_status, new_status = old.status(), new.status()
     if new_status != old_status and new_status in ("completed", "failed"):
         events.append({"kind": f"plan_{new_status}", "steps": len(new.steps)})
     return events
 
 
+def plan_event(before: Sequence[str], after: Sequence[str], revision: int | None) -> Event:
+    """``plan_created`` (no step kept) or ``plan_revised`` (with the ids added and removed).
+
+    `before` and `after` are the step ids of the old and the new plan, in order.
+    """
+    kept = set(before) & set(after)
+    event: Event = {"kind": "plan_revised" if kept else "plan_created"}
+    if revision is not None:
+        event["revision"] = revision
+    event["steps"] = len(after)
+    if kept:
+        event["added"] = [i for i in after if i not in kept]
+        event["removed"] = [i for i in before if i not in kept]
+    return event
+
+
+def step_moved(
+    step_id: str, number: int, previous: str, status: str, note: str | None
+) -> Event | None:
+    """The event of a step numbered `number` moving from `previous` to `status`."""
+    try:
+        kind = STEP_EVENT[StepStatus.parse(status)]
+    except ValueError:
+        return None  # not a step status: nothing this vocabulary can say
+    return {
+        "kind": kind,
+        "step_id": step_id,
+        "step": number,
+        "from_status": previous,
+        "to_status": status,
+        "note": note,
+    }
+
+
+def step_noted(step_id: str, number: int, status: str, note: str | None) -> Event:
+    """The event of a step numbered `number` getting a new note, its status unchanged."""
+    return {"kind": NOTED, "step_id": step_id, "step": number, "to_status": status, "note": note}
+
+
 def _moves(old: Plan, new: Plan) -> list[Event] | None:
-    """The step events when `new` only moved steps of `old` in place; else None."""
+    """The step events when `new` only changed steps of `old` in place; else None."""
     if len(old.steps) != len(new.steps) or old.revision != new.revision:
         return None
     events: list[Event] = []
@@ -71,24 +115,23 @@ def _moves(old: Plan, new: Plan) -> list[Event] | None:
             continue
         if before.id != after.id:
             return None
-        if before.status is not after.status:
-            events.append(step_event(after, number, before.status))
+        event = _step_change(before, after, number)
+        if event is not None:
+            events.append(event)
     return events
 
 
-def step_event(step: Step, number: int, previous: StepStatus) -> Event:
-    """The event of `step` (numbered `number`) moving from `previous` to its status."""
-    event: Event = {
-        "kind": STEP_EVENT[step.status],
-        "step_id": step.id,
-        "step": number,
-        "from_status": previous.value,
-        "to_status": step.status.value,
-        "note": step.note,
-    }
-    duration = step.duration_seconds()
-    if duration is not None and not step.status.is_open:
+def _step_change(before: Step | None, after: Step, number: int) -> Event | None:
+    was = before.status if before is not None else StepStatus.PENDING
+    if was is after.status:
+        if before is not None and before.note != after.note:
+            return step_noted(after.id, number, after.status.value, after.note)
+        return None
+    event = step_moved(after.id, number, was.value, after.status.value, after.note)
+    assert event is not None  # a Step's status is always a StepStatus
+    duration = after.duration_seconds()
+    if duration is not None and not after.status.is_open:
         event["duration_s"] = round(duration, 3)
-    if step.status is StepStatus.FAILED:
-        event["retries"] = step.retries
+    if after.status is StepStatus.FAILED:
+        event["retries"] = after.retries
     return event

@@ -5,7 +5,9 @@ e.g. ``~/.local/share/taskforce/taskforce.db`` on Linux), overridden by ``TASKFO
 or ``StateManager(url)``; PostgreSQL works the same: ``postgresql+asyncpg://user@host/db``.
 
 ``import taskforce.store`` is cheap: SQLAlchemy is imported only when ``StateManager`` is
-first used. For fast read-only CLI listings see :mod:`taskforce.store.readonly`.
+first used. :class:`SessionStore` is the protocol every store follows (the agent, the
+planner and the documents use it); :class:`MemoryStore` keeps sessions in memory. For
+fast read-only CLI listings see :mod:`taskforce.store.readonly`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from taskforce.store._config import (
     validate_session_id,
 )
 from taskforce.store._types import Change, HistoryEntry, SessionSummary
+from taskforce.store.memory import MemoryStore
+from taskforce.store.protocol import SessionStore
 
 if TYPE_CHECKING:
     from taskforce.store.manager import StateManager
@@ -32,6 +36,8 @@ __all__ = [
     "SCHEMA_REVISIONS",
     "Change",
     "HistoryEntry",
+    "MemoryStore",
+    "SessionStore",
     "SessionSummary",
     "StateManager",
     "default_db_url",

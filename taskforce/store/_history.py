@@ -1,11 +1,19 @@
-"""Plan history: entries derived from the diff of two plans, and explicit events."""
+"""Plan history: the events a save records, given by the caller or derived from the diff.
+
+One vocabulary: the lifecycle events of ``taskforce.plan.events``. A save that passes
+events records exactly those (the caller, e.g. the planner, knows what happened); a save
+that passes none gets the events derived from the difference of the two plans, in the
+same vocabulary.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taskforce.errors import StatePayloadError
+from taskforce.plan.events import plan_event, step_moved, step_noted
 from taskforce.store._codec import STEP_ID_MAX, StepRow
 
 
@@ -31,73 +39,54 @@ def encode_event(event: Any) -> tuple[str, str | None, dict[str, Any]]:
     return kind, step_id, body
 
 
-# Step keys that status transitions maintain; an explicit event already records them.
-_TRANSITION_KEYS = frozenset({"status", "note", "started_at", "completed_at", "retries"})
-
-
-def diff_steps(
-    old: Sequence[StepRow], new: Sequence[StepRow], explained: frozenset[str] = frozenset()
+def derive_events(
+    old: Sequence[StepRow], new: Sequence[StepRow], plan_meta: str | None = None
 ) -> list[dict[str, Any]]:
-    """History events derived from a plan change: added, removed, status or text changes.
+    """The lifecycle events of a plan change saved without events (see ``taskforce.plan.events``).
 
-    Steps in `explained` had their status change recorded by an explicit event in the same
-    save (e.g. the planner's ``step_completed`` with its duration): for them only changes
-    beyond the transition's own bookkeeping are derived, so nothing is logged twice.
+    The same vocabulary the planner records: ``plan_created`` / ``plan_revised`` when steps
+    were added, removed, reordered or reworded, then one ``step_*`` event per step whose
+    status (or only note) changed. Only changed rows are read.
     """
     before = {row.step_id: row for row in old}
-    after = {row.step_id for row in new}
+    changed = [
+        (number, row, before.get(row.step_id))
+        for number, row in enumerate(new, start=1)
+        if before.get(row.step_id) is not row
+        and (row.step_id not in before or before[row.step_id].body != row.body)
+    ]
+    old_ids, new_ids = [r.step_id for r in old], [r.step_id for r in new]
     events: list[dict[str, Any]] = []
-    for row in new:
-        prev = before.get(row.step_id)
-        if prev is not None and (prev is row or prev.body == row.body):
+    reworded = any(
+        prev is not None and prev.values().get("description") != row.values().get("description")
+        for _, row, prev in changed
+    )
+    if old_ids != new_ids or reworded:
+        events.append(plan_event(old_ids, new_ids, _revision(plan_meta)))
+    for number, row, prev in changed:
+        values = row.values()
+        status = values.get("status")
+        was = prev.values() if prev is not None else {"status": "PENDING", "note": None}
+        note = values.get("note")
+        if not isinstance(status, str):
             continue
-        cur = row.values()
-        if prev is None:
-            events.append(
-                {
-                    "kind": "step_added",
-                    "step_id": row.step_id,
-                    "to_status": cur.get("status"),
-                    "note": cur.get("note"),
-                    "description": cur.get("description"),
-                }
-            )
-            continue
-        old_values = prev.values()
-        skip = _TRANSITION_KEYS if row.step_id in explained else frozenset({"status"})
-        if row.step_id not in explained and old_values.get("status") != cur.get("status"):
-            events.append(
-                {
-                    "kind": "status_changed",
-                    "step_id": row.step_id,
-                    "from_status": old_values.get("status"),
-                    "to_status": cur.get("status"),
-                    "note": cur.get("note"),
-                }
-            )
-        changed = {
-            k: {"from": old_values.get(k), "to": cur.get(k)}
-            for k in sorted(old_values.keys() | cur.keys())
-            if k not in skip and old_values.get(k) != cur.get(k)
-        }
-        if changed:
-            events.append(
-                {
-                    "kind": "step_changed",
-                    "step_id": row.step_id,
-                    "note": cur.get("note"),
-                    "changes": changed,
-                }
-            )
-    for row in old:
-        if row.step_id not in after:
-            values = row.values()
-            events.append(
-                {
-                    "kind": "step_removed",
-                    "step_id": row.step_id,
-                    "from_status": values.get("status"),
-                    "note": values.get("note"),
-                }
-            )
+        if status != was.get("status"):
+            event = step_moved(row.step_id, number, str(was.get("status")), status, _text(note))
+            if event is not None:
+                events.append(event)
+        elif prev is not None and note != was.get("note"):
+            events.append(step_noted(row.step_id, number, status, _text(note)))
     return events
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _revision(plan_meta: str | None) -> int | None:
+    try:
+        meta = json.loads(plan_meta) if plan_meta else {}
+    except ValueError:
+        return None
+    revision = meta.get("revision") if isinstance(meta, dict) else None
+    return revision if type(revision) is int else None

@@ -50,15 +50,17 @@ class HistoryEntry:
 
     Attributes:
         id: Position in the log (monotonic; the only ordering key).
-        kind: ``step_added``, ``step_removed``, ``status_changed``, ``step_changed`` (text or
-            note changed), or the ``kind`` of an explicit event.
+        kind: A lifecycle event (``plan_created``, ``step_completed``, ... see
+            ``taskforce.plan.events``), or the ``kind`` of another explicit event (``paused``,
+            ``resumed``). Sessions written by taskforce 0.1 also hold ``step_added``,
+            ``step_removed``, ``status_changed`` and ``step_changed``.
         step_id: The step concerned, if any.
         from_status: Status before the change, if any.
         to_status: Status after the change, if any.
         note: The step's note after the change, or the event's note.
         version: The session version the change produced.
         created_at: When it was recorded (UTC; informative only, never used for ordering).
-        data: Extra details (old/new text for ``step_changed``, the event's other keys).
+        data: The event's other keys (``steps``, ``duration_s``, ``added``, ...).
     """
 
     id: int

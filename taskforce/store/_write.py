@@ -22,7 +22,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from taskforce.errors import SessionNotFoundError, StaleStateError
 from taskforce.store import _schema as t
 from taskforce.store._codec import EncodedState, Memo, StepRow, dumps
-from taskforce.store._history import diff_steps, encode_event
+from taskforce.store._history import derive_events, encode_event
 from taskforce.store._tx import Tx
 
 Cached = tuple[str, int, tuple[StepRow, ...], Memo]  # token, version, steps, memo
@@ -184,12 +184,9 @@ def save(
             old = cached[2]
     if old is None:
         version, token, old = _bump_slowly(tx, row, expected, cached)
-    explained = frozenset(
-        e["step_id"] for e in events if isinstance(e.get("step_id"), str) and e.get("to_status")
-    )
     write_steps(tx, session_id, old, state.steps)
-    derived = diff_steps(old, state.steps, explained)
-    append_rows(tx, session_id, version + 1, now, messages, [*derived, *events])
+    recorded = events or derive_events(old, state.steps, state.plan_meta)
+    append_rows(tx, session_id, version + 1, now, messages, recorded)
     return version + 1, token
 
 

@@ -154,8 +154,10 @@ class StateManager:
             expected_version: The version this write is based on (falls back to
                 ``state["version"]``); 0 means "must not exist yet"; None overwrites.
             messages: Messages appended in the same transaction.
-            events: Extra history events (``{"kind", "step_id", "note", ...}``), recorded
-                after the plan changes derived from the diff with the stored plan.
+            events: The history events of this save (``{"kind", "step_id", "note",
+                ...}``, the lifecycle events of ``taskforce.plan.events``), recorded as
+                given. Without them the store derives the plan's events from the diff
+                with the stored plan, in the same vocabulary.
 
         Raises:
             StaleStateError: the stored version differs; nothing was written.

@@ -25,7 +25,7 @@ from taskforce.tools.planner_args import strict_schema, wire_schema
 from taskforce.tools.planner_calls import Gate, PlanChange
 
 if TYPE_CHECKING:
-    from taskforce.store import StateManager
+    from taskforce.store import SessionStore
 
 logger = logging.getLogger(__name__)
 plan_log = logging.getLogger("taskforce.plan")
@@ -42,12 +42,13 @@ _STRICT_SCHEMA = strict_schema()
 
 
 class PlannerTool:
-    """The planning tool. Works in memory, or bound to a `StateManager` session.
+    """The planning tool. Works in memory, or bound to a session of a store.
 
     Args:
         initial_state: a plan state (`{"tasks": [...]}`) to start from.
-        state_manager: when given with `session_id`, every successful change is
-            committed to that session before the result is returned.
+        state_manager: a store (a ``StateManager``, a ``MemoryStore``, any
+            ``SessionStore``); when given with `session_id`, every successful change is
+            committed to that session, with its history events, before the result returns.
         session_id: the session whose plan this tool edits.
         limits: bounds on steps, text length and retries.
         clock: gives the time recorded when steps start and finish.
@@ -63,7 +64,7 @@ class PlannerTool:
         self,
         initial_state: dict[str, Any] | None = None,
         *,
-        state_manager: StateManager | None = None,
+        state_manager: SessionStore | None = None,
         session_id: str | None = None,
         limits: PlanLimits = DEFAULT_LIMITS,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
@@ -72,7 +73,7 @@ class PlannerTool:
         self._limits = limits
         self._clock = clock
         self._lock = asyncio.Lock()
-        self._store: StateManager | None = None
+        self._store: SessionStore | None = None
         self._session_id: str | None = None
         self._session: dict[str, Any] = {}
         self._session_version: int | None = None
@@ -207,7 +208,7 @@ class PlannerTool:
         """The checklist, exactly as `read_plan` returns it."""
         return self._plan.render()
 
-    def bind(self, state_manager: StateManager, session_id: str) -> None:
+    def bind(self, state_manager: SessionStore, session_id: str) -> None:
         """Persist every successful change to `session_id`; the plan is loaded on first use."""
         self._store, self._session_id = state_manager, session_id
         self._loaded = False

@@ -223,7 +223,7 @@ async def test_several_calls_in_one_turn_only_the_gated_ones_wait() -> None:
         "approval_pending", "approval_pending", "ok", "ok",
     ]  # fmt: skip
     assert messages[-1]["role"] == "tool"  # nothing between the turn and the held result
-    assert [e["kind"] for e in store.events["m1"]] == ["paused"]
+    assert [e.kind for e in await store.get_history("m1")][-1] == "paused"
 
     model.extend(reply("Posted A; B can follow later."))
     done = await agent.resume("m1", approve=True)

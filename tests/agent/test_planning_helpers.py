@@ -28,8 +28,8 @@ def test_needs_plan_uses_the_complexity_heuristic() -> None:
 async def test_memory_store_checks_versions_like_the_state_manager() -> None:
     import pytest
 
-    from taskforce.agent import MemoryStore
     from taskforce.errors import StaleStateError
+    from taskforce.store import MemoryStore
 
     store = MemoryStore()
     assert await store.save_state("s", {"status": "running"}, expected_version=0) == 1

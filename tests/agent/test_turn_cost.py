@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from taskforce.agent import LeanAgent, MemoryStore
+from taskforce.agent import LeanAgent
 from taskforce.agent import dispatch as dispatch_module
 from taskforce.models.base import Message, ModelResponse, ToolSpec
 from taskforce.plan import Plan
 from taskforce.plan import plan as plan_module
 from taskforce.plan.requests import SetStatus
+from taskforce.store import MemoryStore
 from taskforce.testing import FunctionModel, call, reply
 from taskforce.tools import planner_calls
 from taskforce.tools.function import FunctionTool
@@ -100,9 +101,9 @@ async def test_a_bound_planner_call_costs_the_same(meter: Meter) -> None:
     from taskforce.tools import PlannerTool
 
     store = MemoryStore()
-    tool = PlannerTool(state_manager=store, session_id="bound")  # type: ignore[arg-type]
+    tool = PlannerTool(state_manager=store, session_id="bound")
     assert (await tool.execute(action="create_plan", tasks=["a", "b"]))["success"]
     meter.on = True
     assert (await tool.execute(action="mark_done", step_index=1))["success"]
-    # the planner hands the store its Plan; this in-memory store keeps it as its state
-    assert meter.counts == Counter(validate=1, apply=1, to_state=1, render=1, line=1)
+    # the planner hands the store its Plan, which encodes only the changed step
+    assert meter.counts == Counter(validate=1, apply=1, render=1, line=1)

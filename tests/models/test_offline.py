@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from taskforce.agent import LeanAgent
-from taskforce.agent.session import MemoryStore
 from taskforce.models.base import Model, ModelResponse
 from taskforce.models.offline import OFFLINE_LABEL, OfflineModel, decompose, infer_arguments
+from taskforce.store import MemoryStore
 from taskforce.tools.base import tool_spec
 from taskforce.tools.function import FunctionTool
 from taskforce.tools.planner import PlannerTool

@@ -150,8 +150,10 @@ async def test_concurrent_writers_lose_nothing(mode: Mode, ledger: Ledger, db_ur
         assert mine == [f"w{i} {k}" for k in range(adds)]
     check_plan(state["plan"], max_steps=5000)
     assert state["version"] == processes * adds
-    added = [h for h in history if h.kind == "step_added"]
-    assert len(added) == processes * adds
+    # the first step added makes the plan (plan_created); each later one revises it
+    assert [h.data["steps"] for h in history if h.kind == "plan_created"] == [1]
+    added = [i for h in history if h.kind == "plan_revised" for i in h.data["added"]]
+    assert len(added) == len(set(added)) == processes * adds - 1
     assert sorted({h.version for h in history}) == list(range(1, processes * adds + 1))
     ledger.record(
         f"concurrent writers on one session ({_backend(db_url)})",

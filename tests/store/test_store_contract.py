@@ -125,33 +125,39 @@ async def test_history_is_derived_from_the_plan_diff(sm: StateManager) -> None:
     tasks = state["plan"]["tasks"]
     tasks[0].update(status="DONE", note="found it")
     tasks[1]["description"] = "step two, reworded"
+    tasks[1]["note"] = "shorter"
     del tasks[2]
     tasks.append({"id": "s4", "description": "new", "status": "PENDING", "note": None})
-    await sm.save_state("h", state, events=[{"kind": "replan", "note": "user asked"}])
+    await sm.save_state("h", state)  # no events: derived, in the planner's vocabulary
     history = await sm.get_history("h")
     assert [e.id for e in history] == sorted(e.id for e in history)
-    first = [(e.kind, e.step_id, e.to_status) for e in history[:3]]
-    assert first == [
-        ("step_added", "s1", "PENDING"),
-        ("step_added", "s2", "PENDING"),
-        ("step_added", "s3", "PENDING"),
+    got = [(e.kind, e.step_id, e.from_status, e.to_status, e.note, e.version) for e in history]
+    assert got == [
+        ("plan_created", None, None, None, None, 1),
+        ("plan_revised", None, None, None, None, 2),
+        ("step_completed", "s1", "PENDING", "DONE", "found it", 2),
+        ("step_noted", "s2", None, "PENDING", "shorter", 2),
     ]
-    later = [(e.kind, e.step_id, e.from_status, e.to_status, e.version) for e in history[3:]]
-    assert later == [
-        ("status_changed", "s1", "PENDING", "DONE", 2),
-        ("step_changed", "s1", None, None, 2),
-        ("step_changed", "s2", None, None, 2),
-        ("step_added", "s4", None, "PENDING", 2),
-        ("step_removed", "s3", "PENDING", None, 2),
-        ("replan", None, None, None, 2),
+    assert history[0].data == {"steps": 3}
+    assert history[1].data == {"steps": 3, "added": ["s4"], "removed": ["s3"]}
+    assert history[2].data == {"step": 1}
+    assert [e.kind for e in await sm.get_history("h", limit=2)] == [
+        "step_completed",
+        "step_noted",
     ]
-    assert history[3].note == "found it"
-    assert history[5].data["changes"]["description"] == {
-        "from": "step 2",
-        "to": "step two, reworded",
-    }
-    assert history[-1].note == "user asked"
-    assert [e.kind for e in await sm.get_history("h", limit=2)] == ["step_removed", "replan"]
+
+
+async def test_events_given_are_the_whole_history_of_a_save(sm: StateManager) -> None:
+    await sm.save_state("g", make_state(2), events=[{"kind": "plan_created", "steps": 2}])
+    state = await sm.load_state("g")
+    assert state is not None
+    state["plan"]["tasks"][1]["description"] = "reworded"
+    await sm.save_state("g", state, events=[{"kind": "replan", "note": "user asked"}])
+    history = await sm.get_history("g")
+    assert [(e.kind, e.note, e.version) for e in history] == [
+        ("plan_created", None, 1),
+        ("replan", "user asked", 2),
+    ]
 
 
 async def test_delete_removes_everything(sm: StateManager) -> None:
@@ -265,15 +271,14 @@ async def test_explicit_step_events_are_not_logged_twice(sm: StateManager) -> No
     await sm.save_state("e", make_state(2))
     state = await sm.load_state("e")
     assert state is not None
-    first, second = state["plan"]["tasks"]
+    first, _ = state["plan"]["tasks"]
     first.update(status="DONE", note="ok", started_at="2026-01-01T00:00:00Z")
     first["completed_at"] = "2026-01-01T00:00:05Z"
-    second["description"] = "reworded"
     event = {"kind": "step_completed", "step_id": first["id"], "from_status": "PENDING",
              "to_status": "DONE", "note": "ok", "duration_s": 5.0}  # fmt: skip
     await sm.save_state("e", state, events=[event])
     later = [(h.kind, h.step_id) for h in (await sm.get_history("e")) if h.version == 2]
-    assert later == [("step_changed", second["id"]), ("step_completed", first["id"])]
+    assert later == [("step_completed", first["id"])]
     completed = [h for h in await sm.get_history("e") if h.kind == "step_completed"]
     assert completed[0].data == {"duration_s": 5.0} and completed[0].to_status == "DONE"
 
