@@ -111,7 +111,10 @@ class ContextBudget:
         if window is not None and reserve is None:
             reserve = max(256, min(window // 4, 4096))
         self.reserve = reserve or 0
-        self._tally = _Tally()
+        self._tally = _Tally()  # the whole conversation
+        self._tally_compact = _Tally()  # the compacted views (each prunes by its own views)
+        self._over: tuple[int, Message, int] | None = None  # (length, last message, size)
+        self._cuts: dict[tuple[int, int | None], tuple[Message, Message]] = {}
 
     def fit(
         self,
@@ -135,7 +138,7 @@ class ContextBudget:
         budget = (self.window - self.reserve) if self.window is not None else None
         if not harder and budget is not None and self._tally.bound(view, tools, count) <= budget:
             return view, 0  # the usual turn: only the new messages were counted
-        size = count(view, tools)
+        size = count(view, tools) if harder else self._size_of(view, tools, count)
         budget = (self.window - self.reserve) if self.window is not None else size
         if harder:
             budget = min(budget, size) // 2
@@ -153,12 +156,43 @@ class ContextBudget:
                 system,
                 *self._compact(history, groups, pinned, plan_note, turns, tool_chars, text_chars),
             ]
-            if count(view, tools) <= budget:
+            bound = self._tally_compact.bound(view, tools, count)
+            if bound <= budget or count(view, tools) <= budget:
                 return view, 1 if level == 1 else 3 if level == len(stages) else 2
         return view, 3
 
-    @staticmethod
+    def _size_of(self, view: list[Message], tools: Sequence[ToolSpec], count: TokenCounter) -> int:
+        """The exact size, unless the view only grew from one already known to be larger.
+
+        A conversation over the budget stays over it as it grows, so once a turn had to
+        be compacted, later turns go straight to compaction without a full recount.
+        """
+        over = self._over
+        if over is not None and len(view) >= over[0] and view[over[0] - 1] is over[1]:
+            return over[2]  # a lower bound of the size now: enough to know it is too big
+        size = count(view, tools)
+        self._over = (len(view), view[-1], size)
+        return size
+
+    def _cut_message(self, message: Message, content: str | None, limit: int | None) -> Message:
+        """`message` with its content cut to `limit`, the same object on every turn.
+
+        Nothing cut: the message itself; cut: one copy kept for the next turns, so the
+        token tally counts it once.
+        """
+        cut = _cut(content, limit)
+        if cut is content:
+            return message
+        key = (id(message), limit)
+        known = self._cuts.get(key)
+        if known is None or known[0] is not message:
+            if len(self._cuts) > 4096:
+                self._cuts.clear()
+            known = self._cuts[key] = (message, {**message, "content": cut})
+        return known[1]
+
     def _compact(
+        self,
         history: Sequence[Message],
         groups: list[list[int]],
         pinned: int,
@@ -176,9 +210,9 @@ class ContextBudget:
         for index, message in enumerate(history):
             if index not in kept or _is_recitation(message):
                 continue
-            message = dict(message)
             content = message.get("content")
             if index == pinned:
+                message = dict(message)
                 message["content"] = _cut(content, 2000 if text_chars else None)
                 if dropped:
                     message["content"] = f"{message['content']}\n\n" + prompts.OMITTED.format(
@@ -186,9 +220,9 @@ class ContextBudget:
                     )
             elif message.get("role") == "tool":
                 limit = tool_chars if (index not in last or text_chars) else None
-                message["content"] = _cut(content, limit)
+                message = self._cut_message(message, content, limit)
             elif isinstance(content, str):
-                message["content"] = _cut(content, text_chars)
+                message = self._cut_message(message, content, text_chars)
             out.append(message)
         if plan_note is not None:
             out.append(plan_note)

@@ -209,3 +209,25 @@ def test_a_turn_counts_only_its_new_messages_and_decides_as_the_exact_count() ->
             system, history, [], estimate_tokens, pinned=0, plan_note=None
         )
         assert (level == 0) == (exact <= window), window
+
+
+def test_compacted_turns_reuse_their_cut_messages_and_skip_the_full_recount() -> None:
+    counted: list[int] = []
+
+    def count(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+        counted.append(len(messages))
+        return estimate_tokens(messages, tools)
+
+    system: Message = {"role": "system", "content": "sys"}
+    note: Message = {"role": "user", "content": f"{PLAN_HEADER}\nplan"}
+    history = _history(30)
+    budget = ContextBudget(4000, reserve=0)
+    first, level = budget.fit(system, history, [], count, pinned=0, plan_note=note)
+    assert level >= 1
+    counted.clear()
+    history.append({"role": "assistant", "content": "one more turn"})
+    second, level = budget.fit(system, history, [], count, pinned=0, plan_note=note)
+    assert level >= 1 and estimate_tokens(second, []) <= 4000
+    assert max(counted) < len(history)  # the whole conversation is not counted again
+    same = [a is b for a, b in zip(first[1:-2], second[1:-3], strict=False)]
+    assert sum(same) >= len(same) // 2  # cut messages are the same objects turn to turn
