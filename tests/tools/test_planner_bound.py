@@ -139,3 +139,18 @@ async def test_bad_session_id_is_an_error_result_not_a_crash(store: StateManager
 def test_state_manager_and_session_go_together(store: StateManager) -> None:
     with pytest.raises(ValueError, match="go together"):
         PlannerTool(state_manager=store)
+
+
+async def test_a_store_without_update_state_gets_the_same_retry() -> None:
+    from taskforce.store import MemoryStore
+
+    store = MemoryStore()
+    first = PlannerTool(state_manager=store, session_id="mem")
+    second = PlannerTool(state_manager=store, session_id="mem")
+    assert (await first.execute(action="create_plan", tasks=["A", "B"]))["success"]
+    assert (await second.execute(action="mark_done", step_index=[1]))["success"]
+    result = await first.execute(action="mark_done", step_index=[2])
+    assert result["success"], result
+    state = await store.load_state("mem")
+    assert state is not None
+    assert [t["status"] for t in state["plan"]["tasks"]] == ["DONE", "DONE"]
