@@ -97,9 +97,10 @@ def model_factory(options: EvalOptions) -> ModelFactory:
         raise ConfigurationError(f"model {name!r} needs an API key: set {var} (or --api-base)")
     var = _key_var(name) if options.api_base else None
     key = "sk-no-key-required" if var and not os.environ.get(var, "").strip() else None
-    return litellm_factory(
-        name, api_base=options.api_base, api_key=key, context_window=options.context_window
-    )
+    return litellm_factory(  # one request may take as long as the run may (slow local models)
+        name, api_base=options.api_base, api_key=key, context_window=options.context_window,
+        timeout=options.timeout,
+    )  # fmt: skip
 
 
 def run_eval(options: EvalOptions, console: Console) -> int:
