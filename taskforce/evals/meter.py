@@ -7,7 +7,8 @@ sizes each part of it with the model's own ``count_tokens`` and sorts it:
 * ``planner_calls``: the assistant's calls of ``planner``;
 * ``planner_results``: the tool results answering them;
 * ``recitations``: the ``[Plan update]`` messages that show the plan;
-* ``plan_reminders``: reminders about the plan (plan first, open steps);
+* ``plan_reminders``: reminders about the plan (plan first, open plan steps; not the
+  loop's other reminders, e.g. about repeated calls, even where they name the planner);
 * ``other``: everything else (system prompt, mission, other tools, their calls and results).
 
 The first five are the *planning* share. These are estimates with the model's tokenizer
@@ -18,6 +19,7 @@ the provider's own usage numbers, which are the totals.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +30,8 @@ from taskforce.models.base import Message, Model, ModelResponse, ToolSpec, Usage
 __all__ = ["PLANNING_PARTS", "MeteredModel", "TokenSplit"]
 
 PLANNER = "planner"
+_PLAN_WORD = re.compile(r"\bplan\b|create_plan", re.IGNORECASE)
+"""A reminder about the plan (plan first, open steps), not one that merely names the planner."""
 PLANNING_PARTS = (
     "planner_tool",
     "planner_calls",
@@ -147,7 +151,7 @@ class MeteredModel:
             return [("planner_results", size)]
         if role == "user" and text.startswith(PLAN_HEADER):
             return [("recitations", size)]
-        if role == "user" and text.startswith(REMINDER_HEADER) and "plan" in text.lower():
+        if role == "user" and text.startswith(REMINDER_HEADER) and _PLAN_WORD.search(text):
             return [("plan_reminders", size)]
         return [("other", size)]
 

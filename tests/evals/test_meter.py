@@ -27,6 +27,7 @@ async def test_every_part_is_sorted() -> None:
         {"role": "user", "content": f"{PLAN_HEADER}\n- [ ] 1. a"},
         {"role": "user", "content": f"{REMINDER_HEADER} These plan steps are open"},
         {"role": "user", "content": f"{REMINDER_HEADER} Your reply was empty."},
+        {"role": "user", "content": f"{REMINDER_HEADER} Repeating: mark it with the planner."},
     ]
     model = MeteredModel(ScriptedModel([reply("ok", prompt_tokens=500, completion_tokens=5)]))
     await model.complete(messages, [PLANNER_SPEC, OTHER_SPEC])
@@ -36,6 +37,7 @@ async def test_every_part_is_sorted() -> None:
     assert parts["planner_results"] == estimate_tokens([messages[3]], [])
     whole = estimate_tokens([mixed], [])
     assert 0 < parts["planner_calls"] < whole  # only the planner's half of the mixed turn
+    assert parts["plan_reminders"] == estimate_tokens([messages[6]], [])  # not the others
     others = ("system", "do things", "sunny", "empty", "weather")
     assert parts["other"] >= len(others)
     assert model.split.estimated_input == sum(parts.values())
