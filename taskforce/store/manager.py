@@ -18,6 +18,7 @@ from taskforce.errors import ConfigurationError, StaleStateError, UserError
 from taskforce.store import _changes, _engine, _logs, _migrate, _update, _write
 from taskforce.store import _schema as t
 from taskforce.store._codec import (
+    EncodedState,
     StepRow,
     check_size,
     decode_state,
@@ -198,6 +199,12 @@ class StateManager:
         except BaseException:
             self._remember(session_id, None)
             raise
+        return self._saved(session_id, version, token, encoded, cancelled)
+
+    def _saved(
+        self, session_id: str, version: int, token: str, encoded: EncodedState, cancelled: bool
+    ) -> int:
+        """Remember what a save wrote; raise the cancellation that arrived meanwhile."""
         self._remember(session_id, (token, version, encoded.steps, encoded.memo))
         if cancelled:
             raise asyncio.CancelledError(
@@ -225,13 +232,7 @@ class StateManager:
         except BaseException:
             self._remember(session_id, None)
             raise
-        self._remember(session_id, (token, version, encoded.steps, encoded.memo))
-        if cancelled:
-            raise asyncio.CancelledError(
-                f"taskforce: session {session_id!r} version {version} was committed "
-                "before the cancellation took effect"
-            )
-        return version
+        return self._saved(session_id, version, token, encoded, cancelled)
 
     async def load_state(self, session_id: str) -> dict[str, Any] | None:
         """The stored state with ``"version"`` added, or None if there is no such session.
