@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -18,3 +19,95 @@ def test_the_agent_never_spells_a_planner_action() -> None:
         if ACTION_NAMES.search(line)
     ]
     assert found == []
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import except those under ``if TYPE_CHECKING:`` (never run)."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(n) for child in node.body for n in ast.walk(child))
+    return [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import | ast.ImportFrom) and id(n) not in skipped
+    ]
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the taskforce modules it imports (``from p import m`` names module p.m)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(
+                        package.split(".")[: len(package.split(".")) - node.level + 1]
+                        + ([node.module] if node.module else [])
+                    )
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                    for a in node.names
+                ]
+            graph[name].update(t for t in targets if t in modules and t != name)
+    return graph
+
+
+def test_there_is_no_import_cycle() -> None:
+    graph = import_graph()
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for target in sorted(graph[node]):
+            if state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            if target not in state and (cycle := visit(target)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            assert (cycle := visit(module)) is None, " -> ".join(cycle)
+
+
+def test_no_module_is_over_400_lines() -> None:
+    long = {
+        str(path.relative_to(PACKAGE)): count
+        for path in PACKAGE.rglob("*.py")
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > 400
+    }
+    assert long == {}
+
+
+def test_the_plan_domain_does_not_import_planning() -> None:
+    graph = import_graph()
+    for module, targets in graph.items():
+        if module == "taskforce.plan" or module.startswith("taskforce.plan."):
+            assert not any(t.startswith("taskforce.planning") for t in targets), module
+
+
+def test_the_planning_api_is_curated() -> None:
+    import taskforce.planning
+
+    assert len(taskforce.planning.__all__) <= 15
+    for name in taskforce.planning.__all__:
+        assert getattr(taskforce.planning, name).__doc__, name

@@ -6,25 +6,13 @@ free text into plan tasks, and the open and current steps of a :class:`Plan` as 
 
 from __future__ import annotations
 
-import re
-
 from taskforce.plan import Plan
 from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
+from taskforce.planning.split import split_mission as split
 
 MAX_AUTO_TASKS = 12
 _TASK_CHARS = 200
-
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
-_JOINERS = re.compile(r",?\s+(?:and\s+then|then|after\s+that|afterwards|finally)\s+|;\s*", re.I)
-_VERBS = (
-    "add|analy[sz]e|ask|book|calculate|check|compare|compute|convert|count|create|delete|"
-    "divide|download|draft|email|fetch|find|get|list|look|make|multiply|note|open|plan|post|"
-    "read|record|remember|report|research|save|search|send|sort|store|subtract|sum|"
-    "summari[sz]e|tell|translate|update|upload|verify|write"
-)
-_VERB = re.compile(rf"\b(?:{_VERBS})\b", re.I)
-_AND_VERB = re.compile(rf",?\s+and\s+(?=(?:{_VERBS})\b)", re.I)
 
 
 def list_items(text: str) -> list[str]:
@@ -38,17 +26,12 @@ def list_items(text: str) -> list[str]:
 
 
 def split_mission(mission: str) -> list[str]:
-    """Tasks read off the mission itself: its list items, else its sentences and clauses."""
-    items = list_items(mission)
-    if items:
-        return items
-    parts: list[str] = []
-    for sentence in _SENTENCE.split(mission.strip()):
-        for clause in _JOINERS.split(sentence):
-            parts.extend(_AND_VERB.split(clause))
-    parts = [p.strip(" ,.;") for p in parts]
-    tasks = _clean([p for p in parts if _VERB.search(p) and len(p.split()) >= 2])
-    return tasks if len(tasks) >= 2 else []
+    """Tasks read off the mission itself, when it names two or more actions.
+
+    The one splitter (:func:`taskforce.planning.split.split_mission`): its list items,
+    else its sentences and clauses.
+    """
+    return split(mission, max_steps=MAX_AUTO_TASKS, max_len=_TASK_CHARS, actions_only=True)
 
 
 def needs_plan(mission: str) -> bool:

@@ -12,12 +12,14 @@ last updated on ``now``'s calendar day, in ``now``'s time zone); ``paused`` as p
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from taskforce.documents._text import encode_cell, format_time, write_frontmatter
+from taskforce.plan import lifecycle_status
 
 
 class SessionLike(Protocol):
@@ -107,14 +109,19 @@ class DashboardSummary:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2) + "\n"
 
 
-def _status(value: str | None, done: int, total: int) -> str:
-    """The session status; without one, derived from its progress like Plan.md does."""
-    text = (value or "").strip().lower()
-    if text:
-        return text
-    if total and done >= total:
-        return "completed"
-    return "running" if done else "pending"
+_STATUS = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+
+
+def session_status(stored: object, done: int, total: int, *, started: bool = False) -> str:
+    """A session's status: the one it stored, else derived from its plan's progress.
+
+    The derivation is the plan's own (:func:`taskforce.plan.lifecycle_status`), in the
+    session's words: a plan in progress means the session is ``running``.
+    """
+    if isinstance(stored, str) and _STATUS.fullmatch(stored.strip().lower()):
+        return stored.strip().lower()
+    derived = lifecycle_status(done, total, started=started or done > 0)
+    return "running" if derived == "in_progress" else derived
 
 
 def summarize(sessions: Iterable[SessionLike], now: datetime) -> DashboardSummary:
@@ -126,7 +133,7 @@ def summarize(sessions: Iterable[SessionLike], now: datetime) -> DashboardSummar
             DashboardRow(
                 s.session_id,
                 (s.title or "").strip(),
-                _status(s.status, s.steps_done, s.steps_total),
+                session_status(s.status, s.steps_done, s.steps_total),
                 s.steps_done,
                 s.steps_total,
                 s.updated_at if s.updated_at.tzinfo else s.updated_at.replace(tzinfo=UTC),

@@ -10,12 +10,12 @@ Plan.md), and ``log_base_version`` (history at or below it is already in that lo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
 from taskforce.documents._text import format_time, parse_time, to_second
+from taskforce.documents.dashboard import session_status as derived_status
 from taskforce.documents.plan_md import STATUS_LABELS, Criterion, LogRow, PlanDocument
 from taskforce.errors import PlanError, UserError
 from taskforce.plan import Plan
@@ -23,7 +23,6 @@ from taskforce.plan.events import STEP_EVENTS
 from taskforce.plan.text import clean_text
 
 DEFAULT_LOG_LIMIT = 500
-_STATUS = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _ACTION_CHARS = 80
 
 
@@ -68,13 +67,9 @@ class HistoryLike(Protocol):
 
 def session_status(state: Mapping[str, Any], plan: Plan) -> str:
     """The session's status, or one derived from its plan when it has none."""
-    status = state.get("status")
-    if isinstance(status, str) and _STATUS.fullmatch(status.strip().lower()):
-        return status.strip().lower()
     done, total = plan.progress()
-    if total and done == total:
-        return "completed"
-    return "running" if done or plan.in_progress() else "pending"
+    started = plan.in_progress() is not None
+    return derived_status(state.get("status"), done, total, started=started)
 
 
 def _objective(state: Mapping[str, Any]) -> tuple[str, str | None]:

@@ -41,6 +41,7 @@ from taskforce.documents.from_session import (
     document_from_session,
     state_from_document,
 )
+from taskforce.documents.plan_json import is_plan_json, read_plan_json
 from taskforce.documents.plan_md import PlanDocument, render_plan_md
 from taskforce.documents.plan_md_read import parse_plan_md
 from taskforce.errors import SessionNotFoundError, StaleStateError, UserError
@@ -219,22 +220,26 @@ async def export_all(store: SessionStore, directory: str | Path, now: datetime) 
 async def import_plan_md(
     store: SessionStore, text: str, *, session_id: str | None = None, replace: bool = False
 ) -> str:
-    """Create a session from Plan.md text (``taskforce plan import FILE [--session ID]``).
+    """Create a session from a plan file (``taskforce plan import FILE [--session ID]``).
 
-    The document is parsed and its plan checked with the plan contract first, so a bad
-    file changes nothing. Returns the session id used.
+    The file is a Plan.md, or a JSON plan source (a plan contract payload, or parametric
+    goals for the rule planner: see :mod:`taskforce.documents.plan_json`). It is read and
+    its plan built by the planner's own rules first, so a bad file changes nothing. The
+    session's history records the plan's lifecycle events, as any other door would.
+    Returns the session id used.
 
     Args:
-        store: the state manager.
-        text: the Plan.md content.
-        session_id: the session to create (default: the document's ``id``).
+        store: the store.
+        text: the file's content.
+        session_id: the session to create (default: the document's ``id``; for JSON,
+            ``plan-<digest of the text>``).
         replace: overwrite an existing session instead of refusing.
 
     Raises:
         UserError: a malformed document, a plan that breaks the contract, or an
             existing session without `replace`.
     """
-    doc = parse_plan_md(text)
+    doc = read_plan_json(text) if is_plan_json(text) else parse_plan_md(text)
     target = session_id or doc.id
     current = await store.load_state(target)
     if current is not None and not replace:

@@ -7,15 +7,15 @@ continues where the stored conversation and plan say it stopped.
 
 The policy, one call at a time: find the plan as the conversation last showed it (a
 planner result or the loop's plan update; `read_plan` when the planner was used but its
-output is gone); when no step is open, split the user's request into steps
-(:func:`decompose`) and `create_plan`; then take the first open step, call a registered
-plain tool when the step names one (arguments from :func:`infer_arguments`), mark the
-step done with a short note (failed when its tool failed), and finish with a summary.
+output is gone); when no step is open, split the user's request into steps (the one
+splitter, :func:`~taskforce.planning.split.split_mission`) and `create_plan`; then take
+the first open step, call a registered plain tool when the step names one (arguments
+from :func:`infer_arguments`), mark the step done with a short note (failed when its tool
+failed), and finish with a summary.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from collections.abc import Sequence
@@ -23,9 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from taskforce.models.base import Message, ModelResponse, ToolCall, ToolSpec, Usage
-from taskforce.models.offline_text import decompose, infer_arguments, mentions
+from taskforce.models.offline_text import infer_arguments, mentions
+from taskforce.plan import StepStatus, parse_checklist
+from taskforce.planning.split import split_mission
 
-__all__ = ["OFFLINE_LABEL", "OfflineModel", "decompose", "infer_arguments"]
+__all__ = ["OFFLINE_LABEL", "OfflineModel", "infer_arguments"]
 
 OFFLINE_LABEL = "offline model — set --model for an LLM"
 """How the offline model is labelled wherever its output is shown."""
@@ -33,48 +35,27 @@ OFFLINE_LABEL = "offline model — set --model for an LLM"
 PLANNER = "planner"
 _PLAN_NOTE = "[Plan update]"  # how the agent loop recites the plan to the model
 _NOTES = (_PLAN_NOTE, "[Reminder]")  # loop notes: never the user's request
-_OPEN = ("IN_PROGRESS", "PENDING")
+_OPEN = (StepStatus.IN_PROGRESS, StepStatus.PENDING)
 _NO_TOOL_NOTE = "checked off by the offline model (no tool for this step)"
 _SMALL_TALK = re.compile(
     r"(?:hi|hello|hey|thanks|thank you|thx|ok|okay|bye|goodbye)[\s!.?]*", re.IGNORECASE
 )
-
-# --- decomposition: mission text -> steps ---------------------------------------------------
-
-
-_LINE = re.compile(r"^- \[(?P<box>[ xX])\] (?P<number>\d+)\. (?P<rest>.*)$")
-_SUFFIX = re.compile(r" (?:\((?:in progress|failed|skipped)(?:: .*)?\)|— .*)$")
 
 
 @dataclass(frozen=True, slots=True)
 class _Step:
     number: int
     text: str
-    status: str
+    status: StepStatus
     note: str
 
 
 def _parse_checklist(output: str) -> list[_Step]:
-    """The steps of a rendered checklist (the planner's `output`)."""
-    steps = []
-    for line in output.splitlines():
-        match = _LINE.match(line.strip())
-        if not match:
-            continue
-        rest = match["rest"]
-        suffix = _SUFFIX.search(rest)
-        tail = suffix.group(0) if suffix else ""
-        text = html.unescape(rest[: len(rest) - len(tail)]).strip("~")
-        if match["box"] != " ":
-            status = "SKIPPED" if tail.startswith(" (skipped") else "DONE"
-        else:
-            status = {" (in": "IN_PROGRESS", " (fa": "FAILED"}.get(tail[:4], "PENDING")
-        if tail.startswith(" — "):
-            note = tail[3:]
-        else:
-            note = tail.split(": ", 1)[1][:-1] if ": " in tail else ""
-        steps.append(_Step(int(match["number"]), text, status, html.unescape(note)))
-    return steps
+    """The steps of a rendered checklist (the planner's `output`), by the one parser."""
+    return [
+        _Step(item.number or n, item.text, item.status, item.note or "")
+        for n, item in enumerate(parse_checklist(output), start=1)
+    ]
 
 
 def _text(content: Any) -> str:
@@ -221,7 +202,7 @@ class OfflineModel:
         open_steps = [s for s in steps or () if s.status in _OPEN]
         if not open_steps:
             if any(c.args.get("action") == "create_plan" for c in planned):
-                left = len(decompose(request, max_steps=10_000)) - self._max_steps
+                left = len(split_mission(request, max_steps=10_000)) - self._max_steps
                 more = (
                     f"\n\nThe request had {left} more steps than the {self._max_steps} "
                     "I plan at once; send them as a new request."
@@ -231,7 +212,7 @@ class OfflineModel:
                 return _final(_summary(steps or []) + more)
             if _SMALL_TALK.fullmatch(request.strip()):
                 return _final("Hello! Tell me a mission and I will plan it and work through it.")
-            tasks = decompose(request, max_steps=self._max_steps)
+            tasks = split_mission(request, max_steps=self._max_steps)
             if not tasks:
                 return _final("Nothing to do: the request has no steps I can plan.")
             return _call(call_no, PLANNER, {"action": "create_plan", "tasks": tasks})
@@ -247,21 +228,22 @@ def _work_on(call_no: int, step: _Step, calls: list[_Call], specs: dict[str, Any
         runs = []  # the run stopped while the tool ran: run it again
     if runs:
         run = runs[-1]
-        return _mark(call_no, step.number, "DONE" if run.ok else "FAILED", _note(run))
+        status = StepStatus.DONE if run.ok else StepStatus.FAILED
+        return _mark(call_no, step.number, status, _note(run))
     tool = next((n for n in specs if n != PLANNER and mentions(step.text, n)), None)
     if tool is None:
-        return _mark(call_no, step.number, "DONE", _NO_TOOL_NOTE)
-    if step.status == "PENDING":
-        return _mark(call_no, step.number, "IN_PROGRESS", None)
+        return _mark(call_no, step.number, StepStatus.DONE, _NO_TOOL_NOTE)
+    if step.status is StepStatus.PENDING:
+        return _mark(call_no, step.number, StepStatus.IN_PROGRESS, None)
     args = infer_arguments(step.text, specs[tool].get("parameters") or {}, tool)
     if args is None:
         note = f"could not infer arguments for {tool} from the step text"
-        return _mark(call_no, step.number, "FAILED", note)
+        return _mark(call_no, step.number, StepStatus.FAILED, note)
     return _call(call_no, tool, args, tag)
 
 
-def _mark(call_no: int, number: int, status: str, note: str | None) -> ModelResponse:
-    args: dict[str, Any] = {"action": "mark_done", "step_index": [number], "status": status}
+def _mark(call_no: int, number: int, status: StepStatus, note: str | None) -> ModelResponse:
+    args: dict[str, Any] = {"action": "mark_done", "step_index": [number], "status": status.value}
     if note:
         args["note"] = note
     return _call(call_no, PLANNER, args)
@@ -287,19 +269,19 @@ def _note(run: _Call) -> str:
 
 
 def _summary(steps: list[_Step]) -> str:
-    done = sum(s.status in ("DONE", "SKIPPED") for s in steps)
-    failed = sum(s.status == "FAILED" for s in steps)
+    done = sum(s.status.is_finished for s in steps)
+    failed = sum(s.status is StepStatus.FAILED for s in steps)
     head = f"Finished the plan: {done}/{len(steps)} steps done" + (
         f", {failed} failed." if failed else "."
     )
     lines = [head]
     for s in steps:
         note = f" — {s.note}" if s.note and s.note != _NO_TOOL_NOTE else ""
-        lines.append(f"{s.number}. {s.text} ({s.status.lower().replace('_', ' ')}){note}")
+        lines.append(f"{s.number}. {s.text} ({s.status.value.lower().replace('_', ' ')}){note}")
     return "\n".join(lines)
 
 
 def _no_planner(request: str) -> str:
-    steps = decompose(request)
+    steps = split_mission(request)
     listed = "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))
     return "No planner tool is registered, so here are the steps I would take:\n" + listed

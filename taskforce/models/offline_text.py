@@ -1,87 +1,13 @@
-"""Text rules of the offline model: split a mission into steps, infer a tool's arguments.
+"""Text rules of the offline model: infer a tool's arguments from a step's text.
 
-Pure functions over strings and JSON schemas, no I/O.
+Pure functions over strings and JSON schemas, no I/O. (A mission is split into steps by
+the one splitter, :func:`taskforce.planning.split.split_mission`.)
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
-
-_MAX_INPUT = 20_000
-_ITEM = re.compile(
-    r"^(?:[-*+•·▪‣◦\u2013]|\(?\d{1,3}[.)]|\(?[a-z][)]|step\s+\d{1,3}\s*[:.)-])\s+(?P<text>.*\S)",
-    re.IGNORECASE,
-)
-_INLINE_NUMBER = re.compile(r"(?:^|\s)\(?\d{1,2}[.)]\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?。\uff01\uff1f])\s+")
-_ABBREV = re.compile(r"\b(e\.g|i\.e|etc|vs|cf|approx|Mr|Mrs|Ms|Dr|St|No)\.", re.IGNORECASE)
-_SEQUENCE = re.compile(
-    r"\s*;\s*|\s*(?:,\s*)?\b(?:and\s+then|then|after\s+that|afterwards|and\s+finally|"
-    r"finally|lastly)\b[,:]?\s*",
-    re.IGNORECASE,
-)
-_LEADING = re.compile(
-    r"^(?:(?:first(?:ly)?|second(?:ly)?|next|also|and|then|finally|lastly|please)\b[,:]?\s*"
-    r"|\[[ xX~-]?\]\s*|#+\s*|>\s*)+",
-    re.IGNORECASE,
-)
-
-
-def _clean_text(text: str) -> str:
-    """NFC-normalise, drop control characters (keeping newlines), cap the length."""
-    text = unicodedata.normalize("NFC", text[:_MAX_INPUT]).replace("\t", " ")
-    return "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch)[0] != "C").replace(
-        "\u2028", "\n"
-    )
-
-
-def _tidy_step(text: str, max_len: int) -> str:
-    text = _LEADING.sub("", " ".join(text.split())).strip(" \t.!;,:-\u2013—")
-    if len(text) > max_len:
-        cut = text[: max_len - 1].rsplit(" ", 1)[0] or text[: max_len - 1]
-        text = cut.rstrip(" ,;:") + "…"
-    return text[:1].upper() + text[1:]
-
-
-def _split_sequence(text: str) -> list[str]:
-    pieces = _INLINE_NUMBER.split(text)
-    if len(pieces) >= 3:  # "Do 1) this 2) that": the words before "1)" are context
-        pieces = pieces[1:]
-    else:
-        protected = _ABBREV.sub(lambda m: m.group(0)[:-1] + "\x00", text)
-        pieces = [s.replace("\x00", ".") for s in _SENTENCE_END.split(protected)]
-    return [part for piece in pieces for part in _SEQUENCE.split(piece)]
-
-
-def decompose(mission: str, *, max_steps: int = 30, max_len: int = 200) -> list[str]:
-    """Split a mission into plan steps.
-
-    A numbered or bulleted list gives one step per item (a line before the list is the
-    mission's context, not a step); otherwise the text is split into sentences and each
-    sentence at "then", "and then", "after that", "finally" and "; ". Steps are trimmed,
-    de-duplicated and capped at `max_steps` steps of at most `max_len` characters.
-    Empty or blank text gives no steps.
-    """
-    lines = [line.strip() for line in _clean_text(mission).splitlines() if line.strip()]
-    items: list[str] = []
-    for line in lines:
-        match = _ITEM.match(line)
-        if match:
-            items.append(match["text"])
-        elif items:
-            items[-1] += " " + line
-    raw = items if len(items) >= 2 else _split_sequence(" ".join(lines))
-    steps: list[str] = []
-    seen: set[str] = set()
-    for piece in raw:
-        step = _tidy_step(piece, max_len)
-        if step and step.casefold() not in seen:
-            seen.add(step.casefold())
-            steps.append(step)
-    return steps[:max_steps]
-
 
 # --- arguments for a plain tool, inferred from the step text -------------------------------
 

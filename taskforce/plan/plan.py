@@ -12,17 +12,19 @@ steps before it (so there are no cycles); at most one step is IN_PROGRESS.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from taskforce.plan.changes import edit_steps, replace_steps, set_status
 from taskforce.plan.checklist import ChecklistLine, checklist, line_text, render
 from taskforce.plan.limits import DEFAULT_LIMITS, PlanLimits
 from taskforce.plan.specs import NewStep
-from taskforce.plan.state import read_state, write_state
+from taskforce.plan.state import STEP_KEYS, read_state, write_state
 from taskforce.plan.step import NO_EXTRA, Step, StepStatus
 
 _NOTHING: Any = object()
@@ -66,6 +68,30 @@ class Plan:
         """
         parts = read_state(state)
         return cls(parts.steps, parts.version, parts.revision, parts.next_id, parts.extra)
+
+    @classmethod
+    def of(
+        cls,
+        tasks: Sequence[NewStep],
+        extras: Sequence[Mapping[str, Any] | None] = (),
+        limits: PlanLimits = DEFAULT_LIMITS,
+    ) -> Plan:
+        """A new plan of `tasks` (the planner's rules apply); step n also keeps `extras[n]`.
+
+        The one way a plan is built from what a planner produced (a parsed reply, a
+        contract payload, planned goals): keys of an extra that a step already has
+        (``description``, ``status``...) are not taken.
+        """
+        plan = cls().replaced(tasks, limits)
+        if not extras:
+            return plan
+        steps = tuple(
+            dataclasses.replace(step, extra=MappingProxyType(kept))
+            if (kept := {k: v for k, v in (extra or {}).items() if k not in STEP_KEYS})
+            else step
+            for step, extra in zip(plan.steps, extras, strict=False)
+        )
+        return dataclasses.replace(plan, steps=steps + plan.steps[len(steps) :])
 
     def to_state(self) -> dict[str, Any]:
         """The plan as plain JSON data (a fresh copy); optional step keys only when set."""

@@ -13,7 +13,7 @@ from taskforce.plan.checks import (
     Violation,
     check_dependencies,
 )
-from taskforce.planning.contract import (
+from taskforce.planning._contract_model import (
     _STEP_ID,
     OPTIONAL_STEP_FIELDS,
     PLAN_FIELDS,

@@ -12,7 +12,7 @@
 
 The validated ``args`` are the single source of truth for execution: they are frozen,
 and the description is derived from them, never the other way round. Successful results
-become a plan in a session with :func:`results_to_plan_state` (or their descriptions,
+become a plan with :func:`results_to_plan` (or their descriptions,
 for ``planner.create_plan``, with :func:`results_to_tasks`).
 """
 
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from taskforce.errors import UserError
+from taskforce.plan import Plan
 from taskforce.plan.text import clean_text
 from taskforce.planning.rules import RuleTable, freeze, thaw
 
@@ -202,8 +203,8 @@ def results_to_tasks(results: Sequence[PlanResult]) -> list[str]:
     return [a.description for p in _require_success(results) for a in p.actions]
 
 
-def results_to_plan_state(results: Sequence[PlanResult]) -> dict[str, Any]:
-    """A plan state for a session: one pending step per action, in goal order.
+def results_to_plan(results: Sequence[PlanResult]) -> Plan:
+    """The plan of successful results: one pending step per action, in goal order.
 
     Each step keeps its action (``intent``, ``action_class``, ``args``, ``action_id``)
     under ``"action"``, ``requires_approval`` from the rule, and ``depends_on`` from a
@@ -213,10 +214,11 @@ def results_to_plan_state(results: Sequence[PlanResult]) -> dict[str, Any]:
         UserError: a goal was not planned, or a scope names a goal that is not earlier.
     """
     plans = _require_success(results)
-    tasks: list[dict[str, Any]] = []
-    last_step: dict[str, str] = {}
+    specs: list[dict[str, Any]] = []
+    extras: list[dict[str, Any]] = []
+    last_step: dict[str, int] = {}
     for plan in plans:
-        depends_on: list[str] = []
+        depends_on: list[int] = []
         if plan.scope.startswith("after:"):
             target = plan.scope.removeprefix("after:")
             if target not in last_step:
@@ -225,17 +227,15 @@ def results_to_plan_state(results: Sequence[PlanResult]) -> dict[str, Any]:
                 )
             depends_on.append(last_step[target])
         for action in plan.actions:
-            step_id = f"s{len(tasks) + 1}"
-            tasks.append(
+            specs.append(
                 {
-                    "id": step_id,
                     "description": action.description,
-                    "status": "PENDING",
-                    "note": None,
-                    "depends_on": list(depends_on),
+                    "depends_on": depends_on,
                     "requires_approval": action.requires_approval,
-                    "action": {k: v for k, v in action.to_dict().items() if k != "description"},
                 }
             )
-            last_step[plan.goal_id] = step_id
-    return {"tasks": tasks, "version": 1, "next_id": len(tasks) + 1}
+            extras.append(
+                {"action": {k: v for k, v in action.to_dict().items() if k != "description"}}
+            )
+            last_step[plan.goal_id] = len(specs)
+    return Plan.of(specs, extras)

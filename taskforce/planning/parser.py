@@ -19,22 +19,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from taskforce.plan import Plan
 from taskforce.plan.text import clean_text
+from taskforce.planning.split import list_items
 
 MAX_REPLY_CHARS = 200_000
 MAX_STEP_CHARS = 500
 _MAX_JSON_STARTS = 40
 
 _FENCE = re.compile(r"```[ \t]*[\w+-]*[ \t]*\n(.*?)```", re.DOTALL)
-_NUMBERED = re.compile(
-    r"^(?P<indent>[ \t]*)(?:#{1,6}[ \t]*)?(?:\*\*|__)?"
-    r"(?:(?:step|task)[ \t]*\d{1,3}[ \t]*[:.)\-\u2013\u2014]|\(?\d{1,3}[.):])"
-    r"(?:\*\*|__)?[ \t]+(?P<text>\S.*)$",
-    re.IGNORECASE,
-)
-_BULLET = re.compile(r"^(?P<indent>[ \t]*)[-*+•‣◦▪][ \t]+(?P<text>\S.*)$")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-_EMPHASIS = re.compile(r"^(?:\*\*|__)(.+?)(?:\*\*|__)(?=[:\s]|$)")
 
 _TEXT_KEYS = ("description", "step", "task", "title", "action", "text", "name", "content")
 _TOOL_KEYS = ("tool", "tools", "tools_needed", "tool_name")
@@ -77,23 +71,11 @@ class ParsedPlan:
             for s in self.steps
         ]
 
-    def to_plan_state(self, first_id: int = 1) -> dict[str, Any]:
-        """A plan state with ids ``s<first_id>...``; dependencies become step ids."""
-        ids = [f"s{first_id + n}" for n in range(len(self.steps))]
-        tasks: list[dict[str, Any]] = []
-        for step_id, step in zip(ids, self.steps, strict=True):
-            task: dict[str, Any] = {
-                "id": step_id,
-                "description": step.description,
-                "status": "PENDING",
-                "note": None,
-            }
-            if step.depends_on:
-                task["depends_on"] = [ids[d - 1] for d in step.depends_on]
-            if step.tool:
-                task["tool"] = step.tool
-            tasks.append(task)
-        return {"tasks": tasks, "version": 1, "next_id": first_id + len(ids)}
+    def to_plan(self) -> Plan:
+        """The plan these steps make (the planner's rules apply); a step keeps its tool."""
+        return Plan.of(
+            self.task_specs(), [{"tool": s.tool} if s.tool else None for s in self.steps]
+        )
 
 
 def parse_plan_reply(
@@ -258,25 +240,7 @@ def _first_str(fields: Mapping[str, Any], keys: Sequence[str]) -> str | None:
 
 
 def _list_steps(text: str, limit: int, warnings: list[str]) -> list[ParsedStep]:
-    lines = text.splitlines()
-    for pattern in (_NUMBERED, _BULLET):
-        matches = [m for line in lines if (m := pattern.match(line))]
-        if not matches:
-            continue
-        top = min(len(m.group("indent").expandtabs(4)) for m in matches)
-        texts = [
-            _strip_emphasis(m.group("text"))
-            for m in matches
-            if len(m.group("indent").expandtabs(4)) == top
-        ]
-        steps = [ParsedStep(s) for t in texts if (s := _shorten(clean_text(t), limit))]
-        if steps:
-            return steps
-    return []
-
-
-def _strip_emphasis(text: str) -> str:
-    return _EMPHASIS.sub(r"\1", text.strip())
+    return [ParsedStep(s) for t in list_items(text) if (s := _shorten(clean_text(t), limit))]
 
 
 # ---- helpers --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -94,6 +94,19 @@ class MemoryStore:
         session.messages.extend(rows)
         self._sessions[session_id] = session
         return session.version
+
+    async def update_state(
+        self,
+        session_id: str,
+        change: Callable[
+            [dict[str, Any] | None], tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]
+        ],
+    ) -> int:
+        """Read, change and save a state at once (nothing runs in between); the new version."""
+        current = await self.load_state(session_id)
+        state, events = change(current)
+        version = current["version"] if current is not None else 0
+        return await self.save_state(session_id, state, version, events=events)
 
     async def load_state(self, session_id: str) -> dict[str, Any] | None:
         """A copy of the stored state with its ``version``, or None."""

@@ -2,12 +2,12 @@
 
 :class:`~taskforce.store.StateManager` (SQLite, PostgreSQL) and
 :class:`~taskforce.store.MemoryStore` (this process only) implement it; so may your own
-store. Five async methods, the same semantics as the StateManager's.
+store. Six async methods, the same semantics as the StateManager's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from taskforce.store._types import HistoryEntry, SessionSummary
@@ -32,6 +32,21 @@ class SessionStore(Protocol):
         None: overwrite); another version raises ``StaleStateError`` and writes nothing.
         ``state["plan"]`` may be a plan state or a :class:`~taskforce.plan.Plan`. Without
         `events` the history of a plan change is derived from the stored plan.
+        """
+        ...
+
+    async def update_state(
+        self,
+        session_id: str,
+        change: Callable[
+            [dict[str, Any] | None], tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]
+        ],
+    ) -> int:
+        """Read, change and save a state with no other writer in between; the new version.
+
+        `change` gets the stored state (with ``version``; None when there is none) and
+        returns the new state and its history events; whatever it raises reaches the
+        caller and nothing is written.
         """
         ...
 

@@ -256,11 +256,7 @@ class PlannerTool:
             return {**session, "plan": redo.plan.to_state()}, redo.events
 
         try:
-            update = getattr(self._store, "update_state", None)  # a StateManager has it
-            if update is not None:
-                version = await update(self._session_id, again)
-            else:
-                version = await _update_by_rereading(self._store, self._session_id, again)
+            version = await self._store.update_state(self._session_id, again)
         except (StaleStateError, PlanError):
             await self._load()  # the tool holds the fresh plan either way
             raise
@@ -285,24 +281,6 @@ class _Renumbered(StaleStateError):
 
     def __init__(self, reason: str) -> None:
         Exception.__init__(self, reason)
-
-
-async def _update_by_rereading(
-    store: SessionStore,
-    session_id: str,
-    change: Callable[[dict[str, Any] | None], tuple[dict[str, Any], Sequence[Event]]],
-) -> int:
-    """For a store without ``update_state``: read, change, save with the version read."""
-    for attempt in range(1, 6):
-        current = await store.load_state(session_id)
-        state, events = change(current)
-        try:
-            version = (current or {}).get("version", 0)
-            return await store.save_state(session_id, state, version, events=events)
-        except StaleStateError:
-            if attempt == 5:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def log_events(events: Sequence[Event], session_id: str | None = None) -> None:

@@ -194,8 +194,8 @@ def test_complexity_heuristic() -> None:
 def test_mission_splitting_and_list_items() -> None:
     assert split_mission("Get the weather in Oslo, then compute 2*21 and save a note.") == [
         "Get the weather in Oslo",
-        "compute 2*21",
-        "save a note",
+        "Compute 2*21",
+        "Save a note",
     ]
     assert split_mission("What is the capital of France?") == []
     assert list_items("Plan:\n1) one thing\n2) another\n") == ["one thing", "another"]

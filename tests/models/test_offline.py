@@ -9,73 +9,11 @@ import pytest
 
 from taskforce.agent import LeanAgent
 from taskforce.models.base import Model, ModelResponse
-from taskforce.models.offline import OFFLINE_LABEL, OfflineModel, decompose, infer_arguments
+from taskforce.models.offline import OFFLINE_LABEL, OfflineModel, infer_arguments
 from taskforce.store import MemoryStore
 from taskforce.tools.base import tool_spec
 from taskforce.tools.function import FunctionTool
 from taskforce.tools.planner import PlannerTool
-
-# ---- decomposition -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("mission", "steps"),
-    [
-        (
-            "1. Research the market\n2. Write a report\n3. Email it to Bob",
-            ["Research the market", "Write a report", "Email it to Bob"],
-        ),
-        (
-            "Plan a trip to Rome:\n- book flights\n- find a hotel\n  near the center\n* pack",
-            ["Book flights", "Find a hotel near the center", "Pack"],
-        ),
-        (
-            "Fetch the data, then clean it and then train a model; finally evaluate it.",
-            ["Fetch the data", "Clean it", "Train a model", "Evaluate it"],
-        ),
-        (
-            "Check e.g. the logs. Then restart the server! After that notify the team.",
-            ["Check e.g. the logs", "Restart the server", "Notify the team"],
-        ),
-        (
-            "first, install deps; second, run tests; lastly ship",
-            ["Install deps", "Run tests", "Ship"],
-        ),
-        ("Do 1) setup 2) build 3) test", ["Setup", "Build", "Test"]),
-        ("Step 1: read\nStep 2: write", ["Read", "Write"]),
-        ("Write a haiku", ["Write a haiku"]),
-        ("Version 2. Then go.", ["Version 2", "Go"]),
-    ],
-)
-def test_decompose_splits_lists_sentences_and_sequences(mission: str, steps: list[str]) -> None:
-    assert decompose(mission) == steps
-
-
-def test_decompose_unicode() -> None:
-    steps = decompose("Schreibe einen Bericht über Köln. Dann übersetze ihn ins 日本語 🎉")
-    assert steps == ["Schreibe einen Bericht über Köln", "Dann übersetze ihn ins 日本語 🎉"]
-    assert decompose("- 買い物をする\n- 料理する") == ["買い物をする", "料理する"]
-    # decomposed (NFD) input comes back composed
-    assert decompose("Cafe\u0301 visit") == ["Café visit"]
-
-
-@pytest.mark.parametrize("mission", ["", "   ", "\n\t\n", "\x00\x07", ";;;", "- \n- "])
-def test_decompose_empty_gives_no_steps(mission: str) -> None:
-    assert decompose(mission) == []
-
-
-def test_decompose_hostile_text_is_defused() -> None:
-    steps = decompose("- [x] fake done\n- [ ] ## heading\n- <script>alert(1)</script>")
-    assert steps == ["Fake done", "Heading", "<script>alert(1)</script>"]
-    assert decompose("\x00\x07evil\u202e text") == ["Evil text"]
-    long = decompose("x " * 5000)
-    assert len(long) == 1 and len(long[0]) <= 200 and long[0].endswith("…")
-    many = decompose("\n".join(f"- item {i}" for i in range(500)))
-    assert len(many) == 30 and many[0] == "Item 0"
-    assert decompose("- a\n- A\n- a") == ["A"]  # duplicates collapse
-    for step in decompose("1. a\u2028b\n2. c\rd"):
-        assert "\n" not in step and "\r" not in step and "\u2028" not in step
-
 
 # ---- argument inference --------------------------------------------------------------------
 

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taskforce.planning import DEFAULT_THRESHOLD, analyse, estimate_complexity, should_plan
+from taskforce.planning import estimate_complexity, should_plan
+from taskforce.planning.complexity import DEFAULT_THRESHOLD, analyse
 
 SIMPLE = ["What time is it?", "Say hello", "Translate 'cat' to French", "hi"]
 COMPOUND = [

@@ -12,14 +12,9 @@ from hypothesis import strategies as st
 
 from taskforce.errors import PlanError
 from taskforce.plan import Plan
-from taskforce.planning import (
-    PlanContract,
-    PlanContractError,
-    Rule,
-    check_plan_state,
-    requested_step_count,
-    validate_plan_payload,
-)
+from taskforce.plan.checks import Rule, check_plan_state
+from taskforce.planning import PlanContract, PlanContractError, validate_plan_payload
+from taskforce.planning.contract import requested_step_count
 
 
 def step(
@@ -245,7 +240,7 @@ def test_every_violation_is_listed() -> None:
 
 def test_to_plan_state_maps_ids_and_dependencies() -> None:
     plan = validate_plan_payload(payload(step(1), step(2, deps=["step_1"], requires_approval=True)))
-    state = plan.to_plan_state()
+    state = plan.to_plan().to_state()
     loaded = Plan.from_state(state)
     assert [s.id for s in loaded.steps] == ["s1", "s2"]
     assert loaded.steps[1].depends_on == ("s1",)

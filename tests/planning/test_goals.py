@@ -10,17 +10,21 @@ import pytest
 
 from taskforce.errors import ConfigurationError, UserError
 from taskforce.plan import Plan
+from taskforce.plan.checks import check_plan_state
 from taskforce.planning import (
     Goal,
     RuleTable,
-    check_plan_state,
     example_rules,
     load_rules,
-    plan_goal,
     plan_goals,
-    results_to_plan_state,
-    results_to_tasks,
+    results_to_plan,
 )
+from taskforce.planning.goals import plan_goal, results_to_tasks
+
+
+def results_to_plan_state(results: Any) -> dict[str, Any]:
+    return results_to_plan(results).to_state()
+
 
 RULES = example_rules()
 

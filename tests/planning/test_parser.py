@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taskforce.plan import Plan
-from taskforce.planning import check_plan_state, parse_plan_reply, single_step_plan
+from taskforce.plan.checks import check_plan_state
+from taskforce.planning import parse_plan_reply
+from taskforce.planning.parser import single_step_plan
 
 GOAL = "Write a report on solar power"
 
@@ -99,7 +101,7 @@ def test_json_fields_tools_dependencies_outcomes() -> None:
     assert any("step_9" in w for w in parsed.warnings) and any(
         "step_3" in w for w in parsed.warnings
     )
-    state = parsed.to_plan_state()
+    state = parsed.to_plan().to_state()
     check_plan_state(state)
     plan = Plan.from_state(state)
     assert plan.steps[2].depends_on == ("s1", "s2")
@@ -136,7 +138,7 @@ def test_cut_dependencies_stay_inside_the_kept_steps() -> None:
         ]
     )
     parsed = parse_plan_reply(reply, GOAL, max_steps=2)
-    check_plan_state(parsed.to_plan_state())
+    check_plan_state(parsed.to_plan().to_state())
 
 
 def test_step_text_is_cleaned_and_bounded() -> None:
@@ -144,7 +146,7 @@ def test_step_text_is_cleaned_and_bounded() -> None:
     parsed = parse_plan_reply(reply, GOAL)
     assert parsed.tasks()[0] == "line one line two"
     assert len(parsed.tasks()[1]) <= 500 and parsed.tasks()[1].endswith("…")
-    plan = Plan.from_state(parsed.to_plan_state())
+    plan = Plan.from_state(parsed.to_plan().to_state())
     assert "<script>" not in plan.render()
 
 
@@ -183,5 +185,5 @@ def test_hostile_replies_never_crash(reply: str) -> None:
 def test_any_reply_gives_a_bounded_plan(reply: str, goal: str) -> None:
     parsed = parse_plan_reply(reply, goal, max_steps=7)
     assert 1 <= len(parsed.steps) <= 7
-    check_plan_state(parsed.to_plan_state())
-    Plan.from_state(parsed.to_plan_state())
+    check_plan_state(parsed.to_plan().to_state())
+    Plan.from_state(parsed.to_plan().to_state())

@@ -141,7 +141,7 @@ def test_state_manager_and_session_go_together(store: StateManager) -> None:
         PlannerTool(state_manager=store)
 
 
-async def test_a_store_without_update_state_gets_the_same_retry() -> None:
+async def test_the_memory_store_gets_the_same_retry() -> None:
     from taskforce.store import MemoryStore
 
     store = MemoryStore()
