@@ -38,7 +38,7 @@ from taskforce.agent.run import Run
 from taskforce.agent.session import Session
 from taskforce.errors import PlanError, StaleStateError, UserError
 from taskforce.models.base import ToolCall
-from taskforce.plan import Plan
+from taskforce.plan import Plan, scrub
 from taskforce.tools.base import error_result
 
 log = logging.getLogger("taskforce.agent")
@@ -176,7 +176,7 @@ def check_decision(approve: object, note: object) -> str | None:
         raise UserError(f"approve must be True or False, not {approve!r}")
     if note is not None and not isinstance(note, str):
         raise UserError(f"note must be a string or None, not {type(note).__name__}")
-    text = " ".join((note or "").split())[:_MAX_NOTE]
+    text = " ".join(scrub(note or "").split())[:_MAX_NOTE]
     return text or None
 
 

@@ -23,6 +23,7 @@ from taskforce.agent.session import Session
 from taskforce.agent.setup import build_model, check_tools, header_values
 from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
 from taskforce.models.base import Model
+from taskforce.plan import scrub
 from taskforce.store import MemoryStore, SessionStore, validate_session_id
 from taskforce.tools.base import ToolProtocol, tool_spec
 
@@ -129,7 +130,7 @@ class LeanAgent:
 
     async def _open(self, mission: str, session_id: str, on_event: EventCallback | None) -> Run:
         """Load (or start) the session and set up the run."""
-        mission = self.redactor.text(mission)  # stored and shown to the model without secrets
+        mission = self.redactor.text(scrub(mission))  # storable, and without secrets
         session = Session(self.store, session_id, self.redactor)
         existed = await session.open(self.history_limit)
         approvals.refuse_if_paused(session)

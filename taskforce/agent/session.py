@@ -3,7 +3,8 @@
 :class:`Session` keeps the conversation in memory and writes new messages together with
 the session state in one ``save_state`` call, so a crash loses at most the step in flight.
 Known secrets are redacted from every message as it enters the conversation, so neither the
-database nor the model ever sees them.
+database nor the model ever sees them, and unencodable text (a lone surrogate from a
+model's half emoji) becomes U+FFFD (:func:`taskforce.plan.scrub`).
 Without a state manager the agent uses a :class:`~taskforce.store.MemoryStore` of its own;
 either way it talks to a :class:`~taskforce.store.SessionStore`. A session read
 back is repaired: an interrupted turn's unanswered tool calls get an "interrupted" result,
@@ -20,7 +21,7 @@ from typing import Any
 from taskforce.agent import prompts
 from taskforce.agent.events import Redactor
 from taskforce.models.base import Message
-from taskforce.plan import Plan
+from taskforce.plan import Plan, scrub_data
 from taskforce.store import SessionStore
 from taskforce.tools.base import error_result
 
@@ -57,7 +58,7 @@ class Session:
 
     def add(self, *messages: Message) -> None:
         """Append messages (secrets redacted) to the conversation, saved by :meth:`save`."""
-        clean = [self._redactor.data(m) for m in messages]
+        clean = [scrub_data(self._redactor.data(m)) for m in messages]
         self.history.extend(clean)
         self._pending.extend(clean)
 
@@ -76,7 +77,8 @@ class Session:
 
         A :class:`Plan` given as ``plan`` is stored as its JSON state (the store's edge).
         """
-        if isinstance(fields.get("plan"), Plan):
+        fields = {k: v if k == "plan" else scrub_data(v) for k, v in fields.items()}
+        if isinstance(fields.get("plan"), Plan):  # a plan's text is clean already
             fields["plan"] = self.plan_state(fields["plan"])
         async with self._lock:
             self.state.update(fields)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from taskforce.errors import UserError
-from taskforce.plan.text import clean_text, escape_inline
+from taskforce.plan.text import clean_text, escape_inline, scrub
 
 Scalar = str | int | None
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -73,7 +73,7 @@ def unquote(text: str, where: str) -> str:
         raise UserError(f"{where}: malformed quoted string") from exc
     if not isinstance(value, str):
         raise UserError(f"{where}: expected a quoted string")
-    return value
+    return scrub(value)  # "\ud800" decodes to a lone surrogate: never stored
 
 
 def unescape_inline(text: str) -> str:

@@ -3,8 +3,10 @@
 Strict where it matters (the frontmatter, step fields, the log table) and tolerant of
 what people add by hand: prose under a step, extra frontmatter keys (Obsidian tags),
 missing optional bullets, ids left out (``s<N>`` is used), "completed" for "done".
-Every error is a :class:`~taskforce.errors.UserError` naming the line. The plan is
-built by the plan's own state reader (:meth:`~taskforce.plan.Plan.from_state`).
+Every error is a :class:`~taskforce.errors.UserError` naming the line or the step. A
+file is not trusted: its plan is admitted by the planner's own rules
+(:func:`taskforce.plan.admit.admit`: limits, text cleaned to one safe line, one step in
+progress, printable ids), and a status is a known label or status name, nothing more.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from taskforce.documents._text import (
 )
 from taskforce.documents.plan_md import Criterion, LogRow, PlanDocument
 from taskforce.errors import PlanError, UserError
-from taskforce.plan import Plan
+from taskforce.plan import StepStatus
+from taskforce.plan.admit import admit
 
 MAX_DOCUMENT_CHARS = 5_000_000
 _STEP_HEADING = re.compile(r"^###\s+Step\s+(\d{1,6})\s*:\s?(.*)$")
@@ -75,7 +78,7 @@ def parse_plan_md(text: str) -> PlanDocument:
         "next_id": _int(front, "next_id", 1),
     }
     try:
-        plan = Plan.from_state(state)
+        plan = admit(state)  # the planner's own rules: limits, text hygiene, one in progress
     except PlanError as exc:
         raise UserError(f"Plan.md steps: {exc}") from exc
     return PlanDocument(
@@ -211,15 +214,16 @@ def _step_id(block: tuple[int, int, str, dict[str, tuple[int, str]]]) -> str:
 
 
 def _status(field: tuple[int, str] | None, where: str) -> str:
+    """A step's status: a label (``✅ done``) or a status name, and nothing more."""
     if field is None:
-        return "PENDING"
+        return StepStatus.PENDING.value
     words = field[1].split()
-    word = words[-1].upper() if words else ""
-    if word in ("COMPLETED", "COMPLETE"):
-        word = "DONE"
-    if word not in ("PENDING", "IN_PROGRESS", "DONE", "FAILED", "SKIPPED", "RUNNING"):
-        raise UserError(f"line {field[0]}: unknown status {field[1].strip()[:40]!r}")
-    return "IN_PROGRESS" if word == "RUNNING" else word
+    if len(words) > 1 and not any(ch.isalnum() for ch in words[0]):
+        words = words[1:]  # the label's emoji
+    try:
+        return StepStatus.parse(" ".join(words)).value
+    except ValueError:
+        raise UserError(f"line {field[0]}: unknown status {field[1].strip()[:40]!r}") from None
 
 
 def _dependencies(field: tuple[int, str] | None, ids: list[str], where: str) -> list[str]:

@@ -9,6 +9,7 @@ nothing of taskforce but :mod:`taskforce.errors`):
 * :mod:`~taskforce.plan.specs` — new steps as callers give them (:class:`StepSpec`).
 * :mod:`~taskforce.plan.limits` — :class:`PlanLimits`.
 * :mod:`~taskforce.plan.state` — the JSON state, both ways (the one plan-state builder).
+* :mod:`~taskforce.plan.admit` — a plan from outside, held to the planner's rules.
 * :mod:`~taskforce.plan.checks` — structural checks (ids, dependencies, approval flags).
 * :mod:`~taskforce.plan.events` — lifecycle events: the one history vocabulary.
 * :mod:`~taskforce.plan.checklist` — the Markdown checklist: one renderer, one parser.
@@ -18,6 +19,7 @@ nothing of taskforce but :mod:`taskforce.errors`):
 
 from __future__ import annotations
 
+from taskforce.plan.admit import admit
 from taskforce.plan.checklist import NO_PLAN, ChecklistItem, ChecklistLine, parse_checklist
 from taskforce.plan.checks import PlanContractError, Rule, Violation
 from taskforce.plan.events import Event, lifecycle_events
@@ -42,6 +44,7 @@ __all__ = [
     "StepSpec",
     "StepStatus",
     "Violation",
+    "admit",
     "clean_text",
     "lifecycle_events",
     "lifecycle_status",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from taskforce.errors import StateCorruptError, StatePayloadError
+from taskforce.plan.text import scrub
 
 TITLE_MAX = 200
 STATUS_MAX = 64
@@ -119,10 +120,14 @@ def check_size(size: int, limit: int, what: str) -> None:
 
 
 def label(value: Any, limit: int) -> str | None:
-    """A listing-column copy of a string: NUL shown as U+FFFD, cut to ``limit`` chars."""
+    """A listing-column copy of a string: NUL and lone surrogates shown as U+FFFD, cut.
+
+    These columns hold raw text (the JSON keeps the truth, escaped), so nothing that
+    cannot be encoded may reach them.
+    """
     if not isinstance(value, str):
         return None
-    return value.replace("\x00", "\ufffd")[:limit]
+    return scrub(value.replace("\x00", "\ufffd")[:limit])
 
 
 def _split_steps(tasks: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int]:
@@ -157,8 +162,8 @@ def _encode_step(step: Any, position: int, seen: Mapping[str, object]) -> StepRo
     step_id = step.get("id")
     if not isinstance(step_id, str) or not 0 < len(step_id) <= STEP_ID_MAX:
         raise StatePayloadError(f'{where}["id"] must be a string of 1-{STEP_ID_MAX} chars')
-    if "\x00" in step_id:
-        raise StatePayloadError(f'{where}["id"] contains a NUL character')
+    if "\x00" in step_id or scrub(step_id) != step_id:
+        raise StatePayloadError(f'{where}["id"] contains a NUL character or a lone surrogate')
     if step_id in seen:
         raise StatePayloadError(f"{where}: duplicate step id {step_id!r}")
     body = dumps(dict(step), where)

@@ -14,6 +14,7 @@ from typing import Any
 
 from taskforce.errors import StatePayloadError
 from taskforce.plan.events import plan_event, step_moved, step_noted
+from taskforce.plan.text import scrub
 from taskforce.store._codec import STEP_ID_MAX, StepRow
 
 
@@ -27,10 +28,18 @@ def encode_event(event: Any) -> tuple[str, str | None, dict[str, Any]]:
         raise StatePayloadError(f"a history event must be an object, not {type(event).__name__}")
     kind = event.get("kind", "event")
     step_id = event.get("step_id")
-    if not isinstance(kind, str) or not 0 < len(kind) <= 64 or "\x00" in kind:
-        raise StatePayloadError("event kind must be a string of 1-64 characters without NUL")
+    if (
+        not isinstance(kind, str)
+        or not 0 < len(kind) <= 64
+        or "\x00" in kind
+        or scrub(kind) != kind
+    ):
+        raise StatePayloadError("event kind must be 1-64 characters of text without NUL")
     if step_id is not None and (
-        not isinstance(step_id, str) or len(step_id) > STEP_ID_MAX or "\x00" in step_id
+        not isinstance(step_id, str)
+        or len(step_id) > STEP_ID_MAX
+        or "\x00" in step_id
+        or scrub(step_id) != step_id
     ):
         raise StatePayloadError(f"event step_id must be a string of at most {STEP_ID_MAX} chars")
     known = ("kind", "step_id", "from_status", "to_status", "note")

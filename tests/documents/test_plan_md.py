@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from taskforce.documents import Criterion, LogRow, PlanDocument, parse_plan_md, render_plan_md
 from taskforce.errors import UserError
-from taskforce.plan import Plan
+from taskforce.plan import Plan, admit, clean_text
 from tests.documents.golden_files import assert_golden
 from tests.documents.samples import newsletter_doc
 
@@ -105,9 +105,16 @@ def test_hostile_text_round_trips_everywhere(text: str) -> None:
         log=(LogRow("t", "1", text, text),),
     )
     rendered = render_plan_md(doc)
+    if not clean_text(text):  # an empty step is what the planner refuses
+        with pytest.raises(UserError, match=r"step 2 \(s2\): the text is empty"):
+            parse_plan_md(rendered)
+        return
     back = parse_plan_md(rendered)
     assert back.objective == text and back.title == text + "!"
-    assert back.plan == plan
+    # the plan comes back as the planner holds plans: each text one clean line (issue 13.3)
+    assert back.plan == admit(plan.to_state())
+    assert [s.description for s in back.plan.steps] == [clean_text(text), clean_text(text)]
+    assert back.plan.steps[1].extra == {"extra": text}  # unknown keys are kept as they are
     assert back.success_criteria == doc.success_criteria
     assert back.log == (LogRow("t", "1", text.strip(), text.strip()),)
     assert rendered.count("\n## Steps\n") == 1
@@ -125,10 +132,15 @@ def test_any_text_round_trips(objective: str, description: str, note: str) -> No
         plan=plan,
         success_criteria=(Criterion(note),),
     )
-    back = parse_plan_md(render_plan_md(doc))
+    text = render_plan_md(doc)
+    if not clean_text(description):
+        with pytest.raises(UserError, match="the text is empty"):
+            parse_plan_md(text)
+        return
+    back = parse_plan_md(text)
     assert back.objective == objective
-    assert back.plan.steps[0].description == description
-    assert back.plan.steps[0].note == note
+    assert back.plan.steps[0].description == clean_text(description)
+    assert back.plan.steps[0].note == (clean_text(note) or None)
     assert back.success_criteria == (Criterion(note),)
 
 
