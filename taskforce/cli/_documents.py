@@ -15,7 +15,7 @@ def plan_export_command(
     settings: Settings, session_id: str | None, output: Path | None, folder: Path | None
 ) -> None:
     """Print or write one session's Plan.md, or export every plan into a folder."""
-    from taskforce.documents import commands
+    from taskforce.cli import _store_calls as commands
 
     url = settings.resolved_db_url()
     with database_errors(url):
@@ -40,7 +40,7 @@ def plan_import_command(
     settings: Settings, path: Path, session_id: str | None, *, replace: bool
 ) -> None:
     """Create a session from a Plan.md file and print its id."""
-    from taskforce.documents import commands
+    from taskforce.cli import _store_calls as commands
 
     url = settings.resolved_db_url()
     with database_errors(url):
@@ -50,7 +50,7 @@ def plan_import_command(
 
 def summary_command(settings: Settings, *, as_json: bool) -> None:
     """Print the dashboard: counts (active, paused, completed today) and one row per plan."""
-    from taskforce.documents import commands
+    from taskforce.cli import _store_calls as commands
 
     url = settings.resolved_db_url()
     with database_errors(url):

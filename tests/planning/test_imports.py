@@ -1,4 +1,4 @@
-"""Planning and documents stay light: no SQLAlchemy, litellm or PyYAML on import."""
+"""Planning, documents and the CLI's store calls stay light: no SQLAlchemy, litellm, PyYAML."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 def test_packages_import_nothing_heavy() -> None:
     code = (
-        "import sys, taskforce.planning, taskforce.documents, taskforce.documents.commands\n"
+        "import sys, taskforce.planning, taskforce.documents, taskforce.cli._store_calls\n"
         "print(sorted(m for m in ('sqlalchemy', 'litellm', 'yaml', 'taskforce.store.manager')"
         " if m in sys.modules))"
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from taskforce.documents.commands import (
+from taskforce.cli._store_calls import (
     export_folder,
     export_plan,
     import_plan,
