@@ -1,41 +1,56 @@
-"""A plan checklist for the terminal: a coloured mark per step instead of `- [x]`."""
+"""A plan checklist for the terminal: a coloured mark per step instead of `- [x]`.
+
+The statuses come from the plan's steps (:func:`taskforce.plan.checklist.checklist`) or,
+for the checklist text an agent event carries, from the one checklist parser
+(:func:`taskforce.plan.parse_checklist`); the CLI reads no Markdown of its own.
+"""
 
 from __future__ import annotations
 
-import re
+import html
+from collections.abc import Iterator
 
 from rich.text import Text
 
-_TASK = re.compile(r"^- \[(?P<box>[ xX])\] (?P<rest>.*)$")
+from taskforce.plan import Plan, StepStatus, parse_checklist
+from taskforce.plan.checklist import checklist
+
 _MARKS = {
-    "done": ("✔", "green"),
-    "skipped": ("⊘", "dim strike"),
-    "in progress": ("▶", "bold yellow"),
-    "failed": ("✗", "red"),
-    "pending": ("○", ""),
+    StepStatus.DONE: ("✔", "green"),
+    StepStatus.SKIPPED: ("⊘", "dim strike"),
+    StepStatus.IN_PROGRESS: ("▶", "bold yellow"),
+    StepStatus.FAILED: ("✗", "red"),
+    StepStatus.PENDING: ("○", ""),
 }
 
 
-def checklist_text(markdown: str) -> Text:
-    """A rendered checklist: a coloured mark per step (✔ done, ▶ in progress, ✗ failed)."""
+def checklist_text(plan: Plan | str) -> Text:
+    """A plan, or its rendered checklist: a coloured mark per step (✔ done, ▶ in progress)."""
     out = Text()
-    for line in markdown.splitlines():
-        match = _TASK.match(line)
-        if match is None:
-            out.append(line + "\n")
+    for status, text in _lines(plan):
+        if status is None:
+            out.append(text + "\n")
             continue
-        rest = match["rest"].replace("&lt;", "<").replace("&gt;", ">")
-        if match["box"] != " ":
-            state = "skipped" if rest.startswith("~~") or "(skipped" in rest else "done"
-            rest = rest.replace("~~", "")
-        elif "(in progress" in rest:
-            state = "in progress"
-        elif "(failed" in rest:
-            state = "failed"
-        else:
-            state = "pending"
-        mark, style = _MARKS[state]
+        if status is StepStatus.SKIPPED:
+            text = text.replace("~~", "")
+        mark, style = _MARKS[status]
         out.append(f"{mark} ", style=style or None)
-        out.append(rest + "\n", style=style if state != "pending" else None)
+        out.append(text + "\n", style=style or None)
     out.rstrip()
     return out
+
+
+def _lines(plan: Plan | str) -> Iterator[tuple[StepStatus | None, str]]:
+    """(status, text after the box) per line; a line that is no step has no status."""
+    if isinstance(plan, Plan):
+        if not plan.steps:
+            yield None, plan.render()
+        for step in checklist(plan, escape=str):
+            yield step.status, f"{step.number}. {step.text}"
+        return
+    for line in plan.splitlines():
+        item = parse_checklist(line)
+        if item:
+            yield item[0].status, html.unescape(line.partition("]")[2].strip())
+        else:
+            yield None, line

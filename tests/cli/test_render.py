@@ -9,6 +9,7 @@ from rich.console import Console
 from taskforce.agent.events import AgentEvent, EventKind
 from taskforce.cli._checklist import checklist_text
 from taskforce.cli._render import EventPrinter, LiveView, describe_call
+from taskforce.plan import Plan, StepStatus
 
 PLAN = "- [x] 1. Research — found 3\n- [ ] 2. Write (in progress)\n- [ ] 3. Ship (failed: boom)\n" \
        "- [x] 4. ~~Polish~~ (skipped)\n- [ ] 5. Party &lt;3"  # fmt: skip
@@ -52,6 +53,17 @@ def test_checklist_text_marks_each_status() -> None:
         "○ 5. Party <3",
     ]
     assert checklist_text("No active plan.").plain == "No active plan."
+
+
+def test_checklist_text_of_a_plan_colours_its_steps_as_the_text_does() -> None:
+    """From the steps themselves or from their checklist (the one parser): the same lines."""
+    plan = Plan.of(["Research", "Write", "Ship", "Polish", "Party <3"])
+    plan = plan.with_status([1], StepStatus.DONE, "found 3").with_status([4], StepStatus.SKIPPED)
+    plan = plan.with_status([3], StepStatus.FAILED, "boom").with_status([2], StepStatus.IN_PROGRESS)
+    assert checklist_text(plan).plain.splitlines() == checklist_text(PLAN).plain.splitlines()
+    assert checklist_text(Plan()).plain == "No active plan."
+    marks = [span.style for span in checklist_text(plan).spans]
+    assert "green" in marks and "red" in marks and "bold yellow" in marks
 
 
 def test_describe_call_is_short_and_single_line() -> None:
