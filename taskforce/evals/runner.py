@@ -23,6 +23,7 @@ from taskforce.evals.meter import MeteredModel
 from taskforce.evals.mission import Mission, MultiTurnWorld
 from taskforce.evals.record import RunKey, RunRecord, TickTally
 from taskforce.models.base import Model
+from taskforce.plan import StepStatus
 
 __all__ = ["ModelFactory", "RunSettings", "run_mission"]
 
@@ -87,10 +88,10 @@ async def run_mission(
         elif kind == "tool_result":
             tally.on_result(str(data.get("id")))
         elif kind == "plan_updated":
-            tasks = agent.planner.get_state().get("tasks") or []
-            done = sum(str(t.get("status")).upper() == "DONE" for t in tasks)
-            tally.on_plan(done, created=len(tasks) != counts["tasks"])
-            counts["tasks"] = len(tasks)
+            steps = agent.planner.plan.steps
+            done = sum(s.status is StepStatus.DONE for s in steps)
+            tally.on_plan(done, created=len(steps) != counts["tasks"])
+            counts["tasks"] = len(steps)
         elif kind == "error" and "context" in str(data.get("message", "")).lower():
             record.overflows += 1
         if kind in _KEPT_EVENTS:
@@ -142,11 +143,10 @@ async def _finish(
     verdict = mission.judge(world, answer)
     record.solved, record.reason = verdict.solved, verdict.reason
     record.final_answer = answer
-    tasks = agent.planner.get_state().get("tasks") or []
-    record.plan_steps = len(tasks)
-    record.final_plan = agent.planner.get_plan_summary() if tasks else ""
-    open_ = [t for t in tasks if str(t.get("status")).upper() in {"PENDING", "IN_PROGRESS"}]
-    record.all_ticked = bool(tasks) and not open_
+    plan = agent.planner.plan
+    record.plan_steps = len(plan.steps)
+    record.final_plan = plan.render() if plan.steps else ""
+    record.all_ticked = bool(plan.steps) and not plan.open_steps()
     finished = record.status == "completed" and bool(answer.strip())
     record.false_completion = not record.solved and (finished or record.all_ticked)
     split = metered.split

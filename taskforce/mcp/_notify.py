@@ -30,7 +30,7 @@ from mcp.server.subscriptions import (
 from mcp.shared.exceptions import MCPError
 
 from taskforce.errors import InvalidSessionIdError
-from taskforce.store._config import validate_session_id
+from taskforce.store import validate_session_id
 
 if TYPE_CHECKING:
     from typing import Any

@@ -11,7 +11,7 @@ from typing import Any
 
 import mcp_types as types
 
-from taskforce.plan import Plan
+from taskforce.plan import Plan, StepStatus
 from taskforce.tools.planner_args import wire_schema
 
 _A = types.ToolAnnotations
@@ -80,7 +80,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
                     "number": {"type": "integer"},
                     "id": {"type": "string"},
                     "description": {"type": "string"},
-                    "status": {"enum": ["PENDING", "IN_PROGRESS", "DONE", "FAILED", "SKIPPED"]},
+                    "status": {"enum": [s.value for s in StepStatus]},
                     "note": {"type": ["string", "null"]},
                     "depends_on": {"type": "array", "items": {"type": "integer"}},
                 },

@@ -12,7 +12,7 @@ import anyio
 from taskforce.errors import ConfigurationError, UserError
 from taskforce.mcp._stdio import stdio_streams
 from taskforce.mcp.server import DEFAULT_SESSION, build_server
-from taskforce.store._config import validate_session_id
+from taskforce.store import validate_session_id
 
 logger = logging.getLogger(__name__)
 

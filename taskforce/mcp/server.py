@@ -23,7 +23,7 @@ from taskforce.errors import ConfigurationError, InvalidSessionIdError
 from taskforce.mcp._notify import PlanChanges, plan_uri, session_of
 from taskforce.mcp._prompts import PROMPTS, get_prompt
 from taskforce.mcp._tools import TOOLS, failure, success, tool_definitions
-from taskforce.store._config import validate_session_id
+from taskforce.store import validate_session_id
 from taskforce.tools.planner import PlannerTool
 
 if TYPE_CHECKING:
