@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -43,6 +44,7 @@ def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     ]
 
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
     """Module -> the taskforce modules it imports (``from p import m`` names module p.m)."""
     modules = _modules()
@@ -89,6 +91,35 @@ def test_there_is_no_import_cycle() -> None:
             assert (cycle := visit(module)) is None, " -> ".join(cycle)
 
 
+LAYERS = (
+    {"taskforce", "errors"},  # the package root loads its names lazily (importlib)
+    {"plan"},
+    {"planning", "converters"},
+    {"store", "tools", "models"},
+    {"testing"},
+    {"agent", "documents", "integrations", "mcp"},
+    {"evals"},
+    {"cli"},
+    {"__main__"},
+)
+"""The packages from the bottom up, as docs/architecture.md draws them."""
+
+
+def test_dependencies_point_downwards() -> None:
+    rank = {package: n for n, layer in enumerate(LAYERS) for package in layer}
+
+    def package(module: str) -> str:
+        return module.split(".")[1] if "." in module else module
+
+    upward = sorted(
+        f"{module} -> {target}"
+        for module, targets in import_graph().items()
+        for target in targets
+        if package(module) != package(target) and rank[package(target)] >= rank[package(module)]
+    )
+    assert upward == []
+
+
 def test_no_module_is_over_400_lines() -> None:
     long = {
         str(path.relative_to(PACKAGE)): count
@@ -103,6 +134,57 @@ def test_the_plan_domain_does_not_import_planning() -> None:
     for module, targets in graph.items():
         if module == "taskforce.plan" or module.startswith("taskforce.plan."):
             assert not any(t.startswith("taskforce.planning") for t in targets), module
+
+
+def _third_party(path: Path) -> set[str]:
+    """The top-level names of the absolute imports `path` runs (lazy ones included)."""
+    found: set[str] = set()
+    for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def importers_of(top_level: str) -> set[str]:
+    """The taskforce modules (paths relative to the package) that import `top_level`."""
+    return {
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if top_level in _third_party(path)
+    }
+
+
+def test_sqlalchemy_and_alembic_are_imported_only_by_the_store() -> None:
+    for library in ("sqlalchemy", "alembic", "asyncpg", "aiosqlite"):
+        outside = {m for m in importers_of(library) if not m.startswith("store/")}
+        assert outside == set(), library
+
+
+def test_litellm_is_imported_by_one_module() -> None:
+    assert importers_of("litellm") == {"models/litellm_model.py"}
+
+
+def test_the_plan_domain_is_pure() -> None:
+    """plan/ imports nothing of taskforce but errors, and nothing that does I/O."""
+    io = {"os", "io", "pathlib", "asyncio", "socket", "sqlite3", "subprocess", "logging", "time"}
+    graph = import_graph()
+    for path in sorted((PACKAGE / "plan").glob("*.py")):
+        name = "taskforce.plan" + ("" if path.stem == "__init__" else f".{path.stem}")
+        others = {t for t in graph[name] if not t.startswith("taskforce.plan")}
+        assert others <= {"taskforce.errors"}, name
+        assert _third_party(path) & io == set(), name
+
+
+def test_the_planner_speaks_step_statuses() -> None:
+    """The planner's wire names the statuses of StepStatus, the only status vocabulary."""
+    from typing import get_args
+
+    from taskforce.plan import StepStatus
+    from taskforce.tools.planner_args import Status
+
+    assert set(get_args(Status)) == {s.value for s in StepStatus}
 
 
 def test_the_planning_api_is_curated() -> None:
