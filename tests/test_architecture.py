@@ -187,6 +187,17 @@ def test_the_planner_speaks_step_statuses() -> None:
     assert set(get_args(Status)) == {s.value for s in StepStatus}
 
 
+def test_every_package_says_what_it_is_for() -> None:
+    """A maintainer opening a package reads its job first (its __init__ docstring)."""
+    silent = [
+        str(path.relative_to(PACKAGE))
+        for path in sorted(PACKAGE.rglob("__init__.py"))
+        if "migrations" not in path.parts
+        and not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert silent == []
+
+
 def test_the_planning_api_is_curated() -> None:
     import taskforce.planning
 
