@@ -18,7 +18,7 @@ from taskforce.documents._text import format_time, parse_time, to_second
 from taskforce.documents.dashboard import session_status as derived_status
 from taskforce.documents.plan_md import STATUS_LABELS, Criterion, LogRow, PlanDocument
 from taskforce.errors import PlanError, UserError
-from taskforce.plan import Plan
+from taskforce.plan import Plan, StepStatus
 from taskforce.plan.events import STEP_EVENTS
 from taskforce.plan.text import clean_text
 
@@ -68,7 +68,8 @@ class HistoryLike(Protocol):
 def session_status(state: Mapping[str, Any], plan: Plan) -> str:
     """The session's status, or one derived from its plan when it has none."""
     done, total = plan.progress()
-    started = plan.in_progress() is not None
+    # a step held by any owner (a worker's, not only the agent's) or finished: started
+    started = any(not s.status.is_open or s.status is StepStatus.IN_PROGRESS for s in plan.steps)
     return derived_status(state.get("status"), done, total, started=started)
 
 

@@ -17,15 +17,16 @@ Layout (Obsidian-friendly; every value a user sees is also what is read back)::
     ## Objective
     ## Success Criteria      (- [ ] / - [x] items)
     ## Steps                 (### Step N: text, then Id, Status, Requires Approval,
-                              Dependencies, Completed, Note, Text, Extra bullets)
+                              Dependencies, Parent, Owner, Lease Until, Completed,
+                              Note, Text, Extra bullets)
     ## Execution Log         (| Time | Step | Action | Result |)
 
 The frontmatter is authoritative for the objective and status; headings are for reading.
 Text that would not survive as plain Markdown (newlines, leading quotes, ``&lt;``...) is
 written as a JSON string, so :func:`parse_plan_md` of :func:`render_plan_md` gives back
-the same document (and the same plan: ids, statuses, notes, dependencies, approval
-flags, times, retries and unknown step keys). Rendering is deterministic: no clock,
-fixed order, LF line ends.
+the same document (and the same plan: ids, statuses, notes, dependencies, sub-steps
+(``Parent``), owners and leases, approval flags, times, retries and unknown step keys).
+Rendering is deterministic: no clock, fixed order, LF line ends.
 """
 
 from __future__ import annotations
@@ -172,6 +173,14 @@ def _render_step(number: int, step: Step, numbers: Mapping[str, int]) -> list[st
     lines.append(f"- **Requires Approval**: {'Yes' if step.requires_approval else 'No'}")
     deps = [f"Step {numbers[d]}" if d in numbers else encode_line(d) for d in step.depends_on]
     lines.append(f"- **Dependencies**: {', '.join(deps) if deps else 'None'}")
+    if step.parent is not None:
+        parent = step.parent
+        shown = f"Step {numbers[parent]}" if parent in numbers else encode_line(parent)
+        lines.append(f"- **Parent**: {shown}")
+    if step.owner is not None:
+        lines.append(f"- **Owner**: {encode_line(step.owner)}")
+    if step.lease_until is not None:
+        lines.append(f"- **Lease Until**: {format_time(step.lease_until)}")
     if step.started_at is not None:
         lines.append(f"- **Started**: {format_time(step.started_at)}")
     if step.completed_at is not None:

@@ -38,6 +38,9 @@ _KNOWN_FIELDS = frozenset(
         "status",
         "requires approval",
         "dependencies",
+        "parent",
+        "owner",
+        "lease until",
         "started",
         "completed",
         "retries",
@@ -183,6 +186,16 @@ def _steps(lines: list[str], span: tuple[int, int] | None) -> list[dict[str, Any
         deps = _dependencies(fields.get("dependencies"), ids, where)
         if deps:
             task["depends_on"] = deps
+        parent = _dependencies(fields.get("parent"), ids, where)
+        if len(parent) > 1:
+            raise UserError(f"{where}: Parent names one step")
+        if parent:
+            task["parent"] = parent[0]
+        if "owner" in fields:
+            task["owner"] = decode_line(*_rev(fields["owner"])) or None
+        if "lease until" in fields:
+            line_no, value = fields["lease until"]
+            task["lease_until"] = parse_time(value, f"line {line_no}")
         approval = fields.get("requires approval", (0, "No"))[1].strip().lower()
         if approval not in ("yes", "no", "true", "false"):
             raise UserError(f"{where}: Requires Approval must be Yes or No")

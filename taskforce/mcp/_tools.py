@@ -12,6 +12,7 @@ from typing import Any
 import mcp_types as types
 
 from taskforce.plan import Plan, StepStatus
+from taskforce.plan.state import iso_time
 from taskforce.tools.planner_args import wire_schema
 
 _A = types.ToolAnnotations
@@ -21,7 +22,8 @@ TOOLS: dict[str, tuple[str, str, types.ToolAnnotations, dict[str, str], list[str
         "Create plan",
         "Create this session's plan, replacing any plan it has. Steps are numbered from 1; "
         "a task is its text, or {description, depends_on: [earlier step numbers], "
-        "requires_approval}. Returns the plan as a Markdown checklist.",
+        "requires_approval, parent: the earlier step it is a sub-step of}. Returns the plan "
+        "as a Markdown checklist.",
         _A(read_only_hint=False, destructive_hint=True, idempotent_hint=False),
         {"tasks": "The steps, in order."},
         ["tasks"],
@@ -83,6 +85,9 @@ OUTPUT_SCHEMA: dict[str, Any] = {
                     "status": {"enum": [s.value for s in StepStatus]},
                     "note": {"type": ["string", "null"]},
                     "depends_on": {"type": "array", "items": {"type": "integer"}},
+                    "parent": {"type": ["integer", "null"]},
+                    "owner": {"type": ["string", "null"]},
+                    "lease_until": {"type": ["string", "null"]},
                 },
                 "required": ["number", "id", "description", "status"],
             },
@@ -139,6 +144,9 @@ def success(
             "status": s.status.value,
             "note": s.note,
             "depends_on": [numbers[d] for d in s.depends_on if d in numbers],
+            "parent": numbers.get(s.parent) if s.parent is not None else None,
+            "owner": s.owner,
+            "lease_until": iso_time(s.lease_until) if s.lease_until else None,
         }
         for n, s in enumerate(plan.steps, start=1)
     ]

@@ -1,28 +1,32 @@
-"""The transitions of a plan: replace its steps, set statuses, edit (add, remove, reword).
+"""The transitions of a plan: replace its steps, edit them (add, remove, reword).
 
-Each function checks every input and the resulting invariants first, then builds a new
-plan with :func:`dataclasses.replace`; steps it does not touch are shared with the old
-plan (copy-on-write), so marking one step of a 1,000-step plan makes one new step.
+Status changes are in :mod:`~taskforce.plan.status`. Each function checks every input
+and the resulting invariants first, then builds a new plan with
+:func:`dataclasses.replace`; steps it does not touch are shared with the old plan
+(copy-on-write), so marking one step of a 1,000-step plan makes one new step.
 Pure; errors are :class:`~taskforce.errors.PlanError` naming the problem.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from taskforce.errors import PlanError
+from taskforce.plan.checks import check_parents
 from taskforce.plan.limits import PlanLimits
-from taskforce.plan.specs import NewStep, clean_note, clean_specs
-from taskforce.plan.step import Step, StepStatus
+from taskforce.plan.specs import NewStep, StepSpec, clean_specs
+from taskforce.plan.status import NO_PLAN_ERROR, check_holder, positions_of, set_status
+from taskforce.plan.step import Actor, Step, StepStatus
 from taskforce.plan.text import check_length, clean_text
+from taskforce.plan.tree import depths, settle, subtree_end
 
 if TYPE_CHECKING:
     from taskforce.plan.plan import Plan
 
-NO_PLAN_ERROR = "No active plan: create one with create_plan first"
+__all__ = ["NO_PLAN_ERROR", "edit_steps", "positions_of", "replace_steps", "set_status"]
 
 
 def replace_steps(plan: Plan, tasks: Sequence[NewStep], limits: PlanLimits) -> Plan:
@@ -40,15 +44,25 @@ def replace_steps(plan: Plan, tasks: Sequence[NewStep], limits: PlanLimits) -> P
                     f"task {number} depends on {dep!r}: a task may depend only on "
                     f"earlier tasks (1 to {number - 1})"
                 )
+        if spec.parent is not None and not 1 <= spec.parent < number:
+            raise PlanError(
+                f"task {number} has parent {spec.parent!r}: a sub-step's parent is an "
+                f"earlier task (1 to {number - 1})"
+                if number > 1
+                else "task 1 cannot have a parent: it is the first task"
+            )
     steps = tuple(
         Step(
             id=ids[i],
             description=spec.description,
             depends_on=tuple(ids[d - 1] for d in spec.depends_on),
             requires_approval=spec.requires_approval,
+            parent=ids[spec.parent - 1] if spec.parent is not None else None,
         )
         for i, spec in enumerate(specs)
     )
+    numbers = {sid: f"task {n}" for n, sid in enumerate(ids, start=1)}
+    check_tree(steps, limits, numbers.__getitem__)
     return replace(
         plan,
         steps=steps,
@@ -58,50 +72,6 @@ def replace_steps(plan: Plan, tasks: Sequence[NewStep], limits: PlanLimits) -> P
     )
 
 
-def set_status(
-    plan: Plan,
-    indices: Sequence[int],
-    status: StepStatus,
-    note: str | None,
-    limits: PlanLimits,
-    now: datetime | None,
-) -> tuple[Plan, tuple[int, ...]]:
-    """`plan` with the steps at 1-based `indices` moved to `status`; and their positions."""
-    positions = positions_of(plan, indices, "step_index")
-    new_note = clean_note(note, limits.max_note)
-    targets = [plan.steps[p] for p in positions]
-    if status is StepStatus.IN_PROGRESS:
-        current = plan.in_progress()
-        if len(targets) > 1:
-            raise PlanError("only one step can be IN_PROGRESS at a time")
-        if current is not None and current.id != targets[0].id:
-            raise PlanError(
-                f"step {plan.number_of(current)} is already IN_PROGRESS; "
-                "finish it (mark_done) or change its status first"
-            )
-    batch = {t.id for t in targets}
-    for step in targets:
-        if status in (StepStatus.IN_PROGRESS, StepStatus.DONE):
-            waiting = [n for n in plan.blocked_by(step) if plan.steps[n - 1].id not in batch]
-            if waiting:
-                raise PlanError(
-                    f"step {plan.number_of(step)} is blocked by step "
-                    f"{', '.join(map(str, waiting))}: finish that first",
-                    "blocked",
-                )
-        retrying = step.status is StepStatus.FAILED and status.is_open
-        if retrying and step.retries >= limits.max_retries:
-            raise PlanError(
-                f"step {plan.number_of(step)} failed and was retried {step.retries} "
-                f"times; the limit is {limits.max_retries}: skip it or replan",
-                "retry_limit",
-            )
-    steps = list(plan.steps)
-    for position in positions:
-        steps[position] = steps[position].moved(status, now, new_note)
-    return replace(plan, steps=tuple(steps), version=plan.version + 1), positions
-
-
 def edit_steps(
     plan: Plan,
     add: Sequence[NewStep],
@@ -109,11 +79,13 @@ def edit_steps(
     remove: Sequence[int],
     reword: tuple[int, str] | None,
     limits: PlanLimits,
+    now: datetime | None,
+    actor: Actor,
 ) -> Plan:
     """`plan` with steps added, inserted, removed and reworded, all or nothing."""
     old = plan.steps
     n = len(old)
-    removed = set(positions_of(plan, remove, "remove_indices")) if remove else set()
+    removed = _removed_with_substeps(plan, remove)
     if n - len(removed) + len(add) > limits.max_steps:
         raise PlanError(
             f"the plan would have {n - len(removed) + len(add)} steps; "
@@ -122,7 +94,13 @@ def edit_steps(
     for pos in sorted(removed):
         if old[pos].status is StepStatus.DONE:
             raise PlanError(f"step {pos + 1} is DONE: completed steps are kept")
+        check_holder(plan, old[pos], actor)
     specs = clean_specs(add, "add_steps item", limits.max_text)
+    for number, spec in enumerate(specs, start=1):
+        if spec.parent is not None:
+            (where,) = positions_of(plan, [spec.parent], f"add_steps item {number} parent")
+            if where in removed:
+                raise PlanError(f"add_steps item {number}: its parent {spec.parent} is removed")
     if insert_at is not None and not 1 <= insert_at <= n + 1:
         raise PlanError(f"insert_at {insert_at} is out of bounds: use 1 to {n + 1}")
     new_text: tuple[int, str] | None = None
@@ -148,39 +126,81 @@ def edit_steps(
                 for d in spec.depends_on
             ),
             requires_approval=spec.requires_approval,
+            parent=old[spec.parent - 1].id if spec.parent is not None else None,
         )
         for offset, spec in enumerate(specs)
     ]
     kept = list(old)
     if new_text is not None:
         kept[new_text[0]] = replace(kept[new_text[0]], description=new_text[1])
-    at = (insert_at or n + 1) - 1
-    order = [s for pos, s in enumerate(kept) if pos < at and pos not in removed]
-    order += fresh + [s for pos, s in enumerate(kept) if pos >= at and pos not in removed]
+    order = _placed(kept, removed, fresh, specs, insert_at)
     _check_order(order, {old[p].id for p in removed}, old)
+    names = {s.id: f"step {i}" for i, s in enumerate(old, start=1)}
+    names.update({s.id: f"added step {i}" for i, s in enumerate(fresh, start=1)})
+    check_tree(order, limits, names.__getitem__)
+    gone = {old[pos].id for pos in removed}
+    bereaved = {old[pos].parent for pos in removed} - gone - {None}  # lost sub-steps
+    touched = [s.id for s in fresh] + [s.id for s in order if s.parent in bereaved]
     return replace(
         plan,
-        steps=tuple(order),
+        steps=settle(order, touched, now),
         next_id=plan.next_id + len(fresh),
         version=plan.version + 1,
         revision=plan.revision + 1,
     )
 
 
-def positions_of(plan: Plan, indices: Sequence[int], name: str) -> tuple[int, ...]:
-    """0-based positions for 1-based `indices`, de-duplicated in order; range-checked."""
-    n = len(plan.steps)
-    if n == 0:
-        raise PlanError(NO_PLAN_ERROR, "no_plan")
-    unique = list(dict.fromkeys(indices))
-    if not unique:
-        raise PlanError(f"{name} must name at least one step")
-    bad = [i for i in unique if not 1 <= i <= n]
-    if bad:
-        raise PlanError(
-            f"{name} {bad[0]} is out of bounds: the plan has steps 1 to {n}", "out_of_range"
-        )
-    return tuple(i - 1 for i in unique)
+def check_tree(steps: Sequence[Step], limits: PlanLimits, name: Callable[[str], str]) -> None:
+    """Refuse misplaced sub-steps, a dependency on a parent, or nesting beyond the limit."""
+    found = check_parents(((s.id, s.parent, list(s.depends_on)) for s in steps), name)
+    if found:
+        raise PlanError(f"{found[0].step} {found[0].message}", "bad_parent")
+    if any(s.parent is not None for s in steps):
+        deep = depths(steps)
+        for step in steps:
+            if deep[step.id] > limits.max_depth:
+                raise PlanError(
+                    f"{name(step.id)} is nested {deep[step.id]} levels deep; "
+                    f"the limit is {limits.max_depth}"
+                )
+
+
+def _removed_with_substeps(plan: Plan, remove: Sequence[int]) -> set[int]:
+    """Positions of the steps to remove, each with its sub-steps."""
+    if not remove:
+        return set()
+    removed: set[int] = set()
+    deep = depths(plan.steps)
+    for pos in positions_of(plan, remove, "remove_indices"):
+        removed.update(range(pos, subtree_end(plan.steps, pos, deep)))
+    return removed
+
+
+def _placed(
+    kept: list[Step],
+    removed: set[int],
+    fresh: list[Step],
+    specs: Sequence[StepSpec],
+    insert_at: int | None,
+) -> list[Step]:
+    """The new order with the new steps in.
+
+    They go before `insert_at`, or each after its parent's sub-steps (at the end of the
+    plan when it has no parent).
+    """
+    if insert_at is not None:
+        at = insert_at - 1
+        order = [s for pos, s in enumerate(kept) if pos < at and pos not in removed]
+        return order + fresh + [s for pos, s in enumerate(kept) if pos >= at and pos not in removed]
+    order = [s for pos, s in enumerate(kept) if pos not in removed]
+    for step, spec in zip(fresh, specs, strict=True):
+        if spec.parent is None:
+            order.append(step)
+            continue
+        deep = depths(order)
+        where = next(i for i, s in enumerate(order) if s.id == step.parent)
+        order.insert(subtree_end(order, where, deep), step)
+    return order
 
 
 def _check_order(order: list[Step], removed: set[str], before: Sequence[Step]) -> None:

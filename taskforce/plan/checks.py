@@ -1,16 +1,19 @@
-"""Structural checks of a plan: step ids, dependencies, approval flags.
+"""Structural checks of a plan: step ids, dependencies, parents, approval flags.
 
 The rules every plan obeys, whether it arrives as a stored state, a Plan.md import or a
 contract payload (:func:`taskforce.planning.validate_plan_payload` reuses them): ids are
 unique non-empty strings; a step depends only on ids of *earlier* steps (no self,
-forward, unknown or repeated references, hence no cycles); ``requires_approval`` is a
-boolean. Each violation names its step and its :class:`Rule`. Pure; no I/O.
+forward, unknown or repeated references, hence no cycles); a sub-step's ``parent`` is an
+earlier step, its sub-steps follow it as one block (the plan lists a tree in order), and
+no step depends on its own parent or a parent's parent (a parent finishes with its
+sub-steps); ``requires_approval`` is a boolean. Each violation names its step and its
+:class:`Rule`. Pure; no I/O.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +46,7 @@ class Rule(enum.StrEnum):
     FORWARD_DEPENDENCY = "forward_dependency"
     SELF_DEPENDENCY = "self_dependency"
     DUPLICATE_DEPENDENCY = "duplicate_dependency"
+    BAD_PARENT = "bad_parent"
     UNKNOWN_TOOL = "unknown_tool"
 
 
@@ -109,6 +113,53 @@ def check_dependencies(steps: Iterable[tuple[str, Any]]) -> list[Violation]:
     return found
 
 
+def check_parents(
+    steps: Iterable[tuple[str, Any, Any]], label: Callable[[str], str] | None = None
+) -> list[Violation]:
+    """Parent violations of ``(step_id, parent, depends_on)`` triples given in plan order.
+
+    A parent is an earlier step; the steps under one parent form one block right after
+    it (so each step's parent is the step before it or one of that step's parents); a
+    step does not depend on any of its parents. `label` names a step id in messages.
+    """
+    name = label or _short
+    found: list[Violation] = []
+    chain: list[str] = []  # the previous step and its parents, innermost last
+    seen: set[str] = set()
+    for step_id, parent, deps in steps:
+        problem = None
+        if parent is not None and not isinstance(parent, str):
+            problem = Violation(Rule.WRONG_TYPE, name(step_id), "parent must be a step id or null")
+        elif parent is not None and parent not in seen:
+            what = "is its own parent" if parent == step_id else "has a parent that is not earlier"
+            problem = Violation(Rule.BAD_PARENT, name(step_id), what)
+        elif parent is not None and parent not in chain:
+            problem = Violation(
+                Rule.BAD_PARENT,
+                name(step_id),
+                f"is a sub-step of {name(parent)} but does not follow its other sub-steps "
+                "(sub-steps come right after their parent)",
+            )
+        if problem is not None:
+            found.append(problem)
+        while chain and chain[-1] != parent:
+            chain.pop()
+        if isinstance(deps, list):
+            for dep in deps:
+                if dep in chain:
+                    found.append(
+                        Violation(
+                            Rule.BAD_PARENT,
+                            name(step_id),
+                            f"depends on {name(dep)}, which it is part of "
+                            "(a parent finishes with its sub-steps)",
+                        )
+                    )
+        seen.add(step_id)
+        chain.append(step_id)
+    return found
+
+
 def check_plan_state(state: Mapping[str, Any] | None) -> None:
     """Check a plan state's structure: unique string ids, dependencies, approval flags.
 
@@ -123,6 +174,7 @@ def check_plan_state(state: Mapping[str, Any] | None) -> None:
         raise PlanContractError([Violation(Rule.WRONG_TYPE, None, "tasks must be a list")])
     seen: set[str] = set()
     pairs: list[tuple[str, Any]] = []
+    triples: list[tuple[str, Any, Any]] = []
     for number, task in enumerate(tasks, start=1):
         step_id = task.get("id") if isinstance(task, Mapping) else None
         if not isinstance(step_id, str) or not step_id:
@@ -137,7 +189,10 @@ def check_plan_state(state: Mapping[str, Any] | None) -> None:
                 Violation(Rule.WRONG_TYPE, step_id, "requires_approval must be true or false")
             )
         pairs.append((step_id, task.get("depends_on")))
+        triples.append((step_id, task.get("parent"), task.get("depends_on")))
     found.extend(check_dependencies(pairs))
+    if any(parent is not None for _, parent, _ in triples):
+        found.extend(check_parents(triples))
     if found:
         raise PlanContractError(found[:MAX_VIOLATIONS])
 

@@ -9,9 +9,13 @@ kinds when a caller saves a changed plan without saying what happened:
 * ``plan_revised`` (``revision``, ``steps``, ``added`` and ``removed`` step ids): a replan;
 * ``step_started``, ``step_completed``, ``step_failed``, ``step_skipped``,
   ``step_reopened`` (``step_id``, ``step`` number, ``from_status``, ``to_status``,
-  ``note``; ``duration_s`` when finished, ``retries`` when failed). A step that arrives
-  already started or finished (an import) counts as coming from PENDING;
+  ``note``; ``owner`` when a worker holds or finished it; ``duration_s`` when finished,
+  ``retries`` when failed). A step that arrives already started or finished (an
+  import) counts as coming from PENDING;
 * ``step_noted`` (``step_id``, ``step``, ``to_status``, ``note``): a new note, same status;
+* ``step_interrupted`` (a worker's lease ran out: the step is PENDING again, its note
+  kept, ``owner`` the worker that held it) and ``step_released`` (a worker gave it
+  back), recorded by :mod:`~taskforce.plan.claims`;
 * ``plan_completed`` / ``plan_failed`` (``steps``) when the plan's status becomes so.
 """
 
@@ -39,7 +43,8 @@ STEP_EVENT = {
 
 NOTED = "step_noted"
 PLAN_EVENTS = ("plan_created", "plan_revised", "plan_completed", "plan_failed")
-STEP_EVENTS = (*STEP_EVENT.values(), NOTED)
+CLAIM_EVENTS = ("step_interrupted", "step_released")
+STEP_EVENTS = (*STEP_EVENT.values(), NOTED, *CLAIM_EVENTS)
 
 
 def lifecycle_events(old: Plan, new: Plan) -> list[Event]:
@@ -129,6 +134,8 @@ def _step_change(before: Step | None, after: Step, number: int) -> Event | None:
         return None
     event = step_moved(after.id, number, was.value, after.status.value, after.note)
     assert event is not None  # a Step's status is always a StepStatus
+    if after.owner is not None:
+        event["owner"] = after.owner
     duration = after.duration_seconds()
     if duration is not None and not after.status.is_open:
         event["duration_s"] = round(duration, 3)

@@ -6,13 +6,16 @@ JSON state) and every ``from_*`` returns a new ``Plan`` whose steps get fresh id
 :func:`~taskforce.plan.text.clean_text` both ways, so hostile text (newlines, control or
 bidi characters, fake checkboxes) cannot break any format. ``from_*`` accept the JSON
 text of their input too, and raise :class:`~taskforce.errors.PlanError` naming the first
-bad item; the plan limits apply (steps, text and note length, one step in progress).
+bad item; the plan limits apply (steps, text and note length, nesting, one step in
+progress per owner).
 
 What each format keeps on a round trip (``from_x(to_x(plan))``):
 
 * **Markdown task list** (:func:`to_markdown`): descriptions, all five statuses and
-  notes, exactly; ``requires_approval`` while the step is open; a dependency only while
-  it shows as ``(blocked by N)``, i.e. on a pending step whose dependency is unfinished.
+  notes, exactly; sub-steps (indented under their parent); the owner of a step in
+  progress (``(in progress by alice)``); ``requires_approval`` while the step is open; a
+  dependency only while it shows as ``(blocked by N)``, i.e. on a pending step whose
+  dependency is unfinished. Leases are not kept.
 * **Codex** ``update_plan`` (:func:`to_codex`) and **Claude Code** ``TodoWrite``
   (:func:`to_todowrite`): descriptions and the statuses pending / in_progress /
   completed. FAILED and SKIPPED have no place there: SKIPPED becomes ``completed`` (read
@@ -21,7 +24,10 @@ What each format keeps on a round trip (``from_x(to_x(plan))``):
   description stands in for it.
 * **Agent Client Protocol** plan entries (:func:`to_acp`): as Codex, plus ``priority``.
 
-No format keeps step ids, retries or timestamps.
+Codex, TodoWrite and ACP lists are flat: sub-steps become items in plan order, at the
+same level as their parent, and read back as top-level steps (:func:`lost_in` names
+what a given plan loses). Their owners are dropped too. No format keeps step ids,
+retries, leases or timestamps (Plan.md does: see :mod:`taskforce.documents`).
 """
 
 from __future__ import annotations
@@ -71,6 +77,8 @@ class _Item:
     depends_on: tuple[int, ...] = ()
     extra: tuple[tuple[str, Any], ...] = ()
     approval: bool = False
+    parent: int | None = None
+    owner: str | None = None
 
 
 # ---- Markdown ------------------------------------------------------------------------
@@ -118,7 +126,8 @@ def from_markdown(text: str, limits: PlanLimits = DEFAULT_LIMITS) -> Plan:
     except ValueError as exc:
         raise PlanError(str(exc)) from exc
     items = [
-        _Item(i.text, i.status, i.note, i.blocked_by, approval=i.requires_approval) for i in parsed
+        _Item(i.text, i.status, i.note, i.blocked_by, (), i.requires_approval, i.parent, i.owner)
+        for i in parsed
     ]
     return _build(items, "task item", limits)
 
@@ -225,6 +234,31 @@ def from_acp(plan: Any, limits: PlanLimits = DEFAULT_LIMITS) -> Plan:
 # ---- shared ----------------------------------------------------------------------------
 
 
+def lost_in(fmt: str, plan: PlanLike) -> list[str]:
+    """What writing `plan` in format `fmt` (``codex``, ``todowrite``, ``acp``) drops.
+
+    One line per kind of loss that applies to this plan (empty: nothing is lost beyond
+    ids and times), e.g. ``"nesting: 3 sub-steps become top-level items"``.
+    """
+    if fmt not in ("codex", "todowrite", "acp"):
+        raise ValueError(f"unknown format {fmt!r}: use codex, todowrite or acp")
+    steps = _as_plan(plan).steps
+    nested = sum(s.parent is not None for s in steps)
+    owned = sum(s.owner is not None for s in steps)
+    lost = []
+    if nested:
+        lost.append(f"nesting: {nested} sub-step{'s' * (nested != 1)} become top-level items")
+    if owned:
+        lost.append(f"owners of {owned} step{'s' * (owned != 1)}")
+    if any(s.note for s in steps):
+        lost.append("notes")
+    if any(s.status in (StepStatus.FAILED, StepStatus.SKIPPED) for s in steps):
+        lost.append("FAILED and SKIPPED (written as pending and completed)")
+    if any(s.depends_on for s in steps):
+        lost.append("dependencies")
+    return lost
+
+
 def _as_plan(plan: PlanLike) -> Plan:
     if isinstance(plan, Plan):
         return plan
@@ -236,14 +270,22 @@ def _build(items: Sequence[_Item], what: str, limits: PlanLimits) -> Plan:
     """A new plan from parsed items, validated by the plan's own transitions."""
     if not items:
         return Plan()
-    working = [n for n, i in enumerate(items, 1) if i.status is StepStatus.IN_PROGRESS]
-    if len(working) > 1:
-        raise PlanError(
-            f"{what}s {working[0]} and {working[1]} are both in progress; "
-            "a plan has at most one step in progress"
-        )
+    working: dict[str | None, int] = {}
+    for number, item in enumerate(items, start=1):
+        if item.status is StepStatus.IN_PROGRESS:
+            if item.owner in working:
+                raise PlanError(
+                    f"{what}s {working[item.owner]} and {number} are both in progress; "
+                    "a plan has at most one step in progress (per owner)"
+                )
+            working[item.owner] = number
     specs = [
-        {"description": i.text, "depends_on": list(i.depends_on), "requires_approval": i.approval}
+        {
+            "description": i.text,
+            "depends_on": list(i.depends_on),
+            "requires_approval": i.approval,
+            "parent": i.parent,
+        }
         for i in items
     ]
     plan = Plan().replaced(specs, limits)
@@ -252,6 +294,7 @@ def _build(items: Sequence[_Item], what: str, limits: PlanLimits) -> Plan:
             step,
             status=item.status,
             note=clean_note(item.note, limits.max_note),
+            owner=item.owner if item.status is StepStatus.IN_PROGRESS else None,
             extra=MappingProxyType(dict(item.extra)) if item.extra else step.extra,
         )
         for step, item in zip(plan.steps, items, strict=True)

@@ -7,7 +7,9 @@ change raises :class:`~taskforce.errors.PlanError` naming the problem and leaves
 changed, because nothing can change a plan.
 
 Invariants: step ids are unique and never reused within a plan; a step depends only on
-steps before it (so there are no cycles); at most one step is IN_PROGRESS.
+steps before it (so there are no cycles); a sub-step follows its parent, with its
+siblings, as one block (see :mod:`~taskforce.plan.tree`); at most one step is
+IN_PROGRESS per owner (the session's own agent, owner None, is one owner).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from taskforce.plan.checklist import ChecklistLine, checklist, line_text, render
 from taskforce.plan.limits import DEFAULT_LIMITS, PlanLimits
 from taskforce.plan.specs import NewStep
 from taskforce.plan.state import STEP_KEYS, read_state, write_state
-from taskforce.plan.step import NO_EXTRA, Step, StepStatus
+from taskforce.plan.step import AGENT, NO_EXTRA, Actor, Step, StepStatus
+from taskforce.plan.tree import ancestors, children_map, depths, rollup
 
 _NOTHING: Any = object()
 
@@ -119,28 +122,65 @@ class Plan:
         """Steps still pending or in progress."""
         return [s for s in self.steps if s.status.is_open]
 
-    def in_progress(self) -> Step | None:
-        """The step in progress, if any (there is at most one)."""
-        return next((s for s in self.steps if s.status is StepStatus.IN_PROGRESS), None)
+    def in_progress(self, owner: str | None = None) -> Step | None:
+        """The step `owner` has in progress, if any (at most one per owner; None: the agent)."""
+        return next(
+            (s for s in self.steps if s.status is StepStatus.IN_PROGRESS and s.owner == owner),
+            None,
+        )
 
     def blocked_by(self, step: Step) -> list[int]:
-        """Numbers of the unfinished steps `step` waits for."""
+        """Numbers of the unfinished steps `step` itself depends on."""
         return list(self._blocking.get(step.id, ()))
 
-    def runnable_steps(self) -> list[Step]:
-        """Pending steps whose dependencies are all finished, in order."""
-        blocking = self._blocking
-        return [s for s in self.steps if s.status is StepStatus.PENDING and s.id not in blocking]
+    def waiting_for(self, step: Step) -> list[int]:
+        """Numbers of the unfinished steps `step` or any of its parents depends on."""
+        numbers = list(self._blocking.get(step.id, ()))
+        if step.parent is not None:
+            for parent in ancestors(step, self._by_id):
+                numbers += [n for n in self._blocking.get(parent.id, ()) if n not in numbers]
+        return numbers
 
-    def next_step(self) -> Step | None:
-        """The step to work on: the one in progress, else the first runnable one."""
-        current = self.in_progress()
+    def children(self, step: Step) -> tuple[Step, ...]:
+        """The direct sub-steps of `step`, in order."""
+        return tuple(self.steps[p] for p in self._children.get(step.id, ()))
+
+    def parent_of(self, step: Step) -> Step | None:
+        """The step `step` is a sub-step of, if any."""
+        return self._by_id.get(step.parent) if step.parent is not None else None
+
+    def depth(self, step: Step) -> int:
+        """How deep `step` is nested (0: a top-level step)."""
+        return self._depths[step.id]
+
+    def rollup(self, step: Step) -> tuple[int, int] | None:
+        """(finished, all) direct sub-steps of `step`; None when it has none."""
+        return rollup(step, self.steps, self._children)
+
+    def runnable_steps(self) -> list[Step]:
+        """Pending steps ready for work, in order.
+
+        Not waiting for unfinished steps (their own or their parents' dependencies), and
+        without open sub-steps.
+        """
+        return [s for s in self.steps if self._runnable(s)]
+
+    def next_step(self, owner: str | None = None) -> Step | None:
+        """The step to work on: `owner`'s step in progress, else the first runnable one."""
+        current = self.in_progress(owner)
         if current is not None:
             return current
-        blocking = self._blocking
-        return next(
-            (s for s in self.steps if s.status is StepStatus.PENDING and s.id not in blocking),
-            None,
+        return next((s for s in self.steps if self._runnable(s)), None)
+
+    def _runnable(self, step: Step) -> bool:
+        if step.status is not StepStatus.PENDING or step.id in self._blocking:
+            return False
+        if step.parent is not None and any(
+            a.id in self._blocking for a in ancestors(step, self._by_id)
+        ):
+            return False
+        return not any(
+            not self.steps[p].status.is_finished for p in self._children.get(step.id, ())
         )
 
     def progress(self) -> tuple[int, int]:
@@ -154,12 +194,10 @@ class Plan:
     @cached_property
     def _status(self) -> str:
         done, failed, started = self._counts
-        return lifecycle_status(
-            done,
-            len(self.steps),
-            started=started > 0,
-            stuck=failed > 0 and self.next_step() is None,
+        stuck = failed > 0 and not any(
+            s.status is StepStatus.IN_PROGRESS or self._runnable(s) for s in self.steps
         )
+        return lifecycle_status(done, len(self.steps), started=started > 0, stuck=stuck)
 
     # ---- transitions (each returns a new plan) ---------------------------------------
 
@@ -179,9 +217,14 @@ class Plan:
         limits: PlanLimits = DEFAULT_LIMITS,
         *,
         now: datetime | None = None,
+        actor: Actor = AGENT,
     ) -> Plan:
-        """This plan with the steps at 1-based `indices` set to `status` (and `note`)."""
-        return self._derive(set_status(self, indices, status, note, limits, now)[0])
+        """This plan with the steps at 1-based `indices` set to `status` (and `note`).
+
+        `actor` may change only steps nobody else holds; a named actor that starts a step
+        owns it. Parents follow their sub-steps (see :mod:`~taskforce.plan.tree`).
+        """
+        return self._derive(set_status(self, indices, status, note, limits, now, actor)[0])
 
     def edited(
         self,
@@ -191,14 +234,19 @@ class Plan:
         remove: Sequence[int] = (),
         reword: tuple[int, str] | None = None,
         limits: PlanLimits = DEFAULT_LIMITS,
+        now: datetime | None = None,
+        actor: Actor = AGENT,
     ) -> Plan:
         """This plan with steps added, inserted, removed and reworded in one replan.
 
         Every index (including an added step's ``depends_on``) refers to the plan as it
-        is. New steps go before the step numbered `insert_at` (1..n+1), or at the end.
-        Completed steps are never removed; a step others depend on is not removed.
+        is. New steps go before the step numbered `insert_at` (1..n+1), or at the end
+        (of their parent's sub-steps, for a new step with a ``parent``). Removing a step
+        removes its sub-steps. Completed steps are never removed; a step others depend on
+        is not removed; a step held by another owner is not removed.
         """
-        return self._derive(edit_steps(self, add, insert_at, remove, reword, limits))
+        edit = edit_steps(self, add, insert_at, remove, reword, limits, now, actor)
+        return self._derive(edit)
 
     # ---- computed once per plan ------------------------------------------------------
 
@@ -211,7 +259,7 @@ class Plan:
         if new is not self:  # a frozen dataclass: the hint goes in its cache slots
             new.__dict__["_hint"] = (
                 self.steps,
-                self._blocking,
+                self._line_keys,
                 self.__dict__.get("_lines"),
                 self.__dict__.get("_counts"),
             )
@@ -244,23 +292,30 @@ class Plan:
         keeps its line from the plan this one was derived from: marking one step done
         re-renders one line (and those of the steps that waited for it).
         """
-        old_steps, old_blocking, old_lines, _ = self.__dict__.get("_hint", ((), {}, None, None))
-        blocking = self._blocking
+        old_steps, old_keys, old_lines, _ = self.__dict__.get("_hint", ((), {}, None, None))
         reuse = len(old_steps) if old_lines is not None else 0
+        keys = self._line_keys
         lines = []
         for index, step in enumerate(self.steps):
-            waits = blocking.get(step.id, ())
-            if (
-                index < reuse
-                and old_steps[index] is step
-                and old_blocking.get(step.id, ()) == waits
-            ):
+            key = keys.get(step.id)
+            if index < reuse and old_steps[index] is step and old_keys.get(step.id) == key:
                 lines.append(old_lines[index])
             else:
-                lines.append(
-                    ChecklistLine(index + 1, step.status, line_text(step, waits)).markdown()
-                )
+                waits, done, depth = key or ((), None, 0)
+                text = line_text(step, waits, rollup=done)
+                lines.append(ChecklistLine(index + 1, step.status, text, depth).markdown())
         return tuple(lines)
+
+    @cached_property
+    def _line_keys(self) -> dict[str, tuple[tuple[int, ...], tuple[int, int] | None, int]]:
+        """What a step's line shows besides the step: its blockers, sub-step count, depth."""
+        blocking, children, steps = self._blocking, self._children, self.steps
+        if not children:
+            return {sid: (waits, None, 0) for sid, waits in blocking.items()}
+        deep = self._depths
+        return {
+            s.id: (blocking.get(s.id, ()), rollup(s, steps, children), deep[s.id]) for s in steps
+        }
 
     @cached_property
     def _rendered(self) -> str:
@@ -269,6 +324,18 @@ class Plan:
     @cached_property
     def _positions(self) -> dict[str, int]:
         return {step.id: index for index, step in enumerate(self.steps)}
+
+    @cached_property
+    def _by_id(self) -> dict[str, Step]:
+        return {step.id: step for step in self.steps}
+
+    @cached_property
+    def _children(self) -> dict[str, tuple[int, ...]]:
+        return children_map(self.steps)
+
+    @cached_property
+    def _depths(self) -> dict[str, int]:
+        return depths(self.steps)
 
     @cached_property
     def _blocking(self) -> dict[str, tuple[int, ...]]:

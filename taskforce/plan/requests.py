@@ -1,7 +1,8 @@
 """What one planner call asks of a plan, as a value: a new plan, status changes, an edit, a read.
 
 The planner tool decodes a call's arguments into one of these once; applying it is one
-transition of the plan (:meth:`apply`). Callers that need to know what a call does (the
+transition of the plan (:meth:`apply`), made by an :class:`~taskforce.plan.step.Actor`
+(the session's agent unless told otherwise). Callers that need to know what a call does (the
 agent's approvals and guards) look at the request's type and fields, never at the tool's
 action names. Pure.
 """
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from taskforce.plan.limits import PlanLimits
 from taskforce.plan.specs import StepSpec
-from taskforce.plan.step import StepStatus
+from taskforce.plan.step import AGENT, Actor, StepStatus
 
 if TYPE_CHECKING:
     from taskforce.plan.plan import Plan
@@ -26,7 +27,9 @@ class NewPlan:
 
     tasks: tuple[StepSpec, ...]
 
-    def apply(self, plan: Plan, limits: PlanLimits, now: datetime | None = None) -> Plan:
+    def apply(
+        self, plan: Plan, limits: PlanLimits, now: datetime | None = None, actor: Actor = AGENT
+    ) -> Plan:
         """The new plan."""
         return plan.replaced(self.tasks, limits)
 
@@ -39,9 +42,11 @@ class SetStatus:
     status: StepStatus = StepStatus.DONE
     note: str | None = None
 
-    def apply(self, plan: Plan, limits: PlanLimits, now: datetime | None = None) -> Plan:
-        """The plan with the statuses set (times recorded from `now`)."""
-        return plan.with_status(self.indices, self.status, self.note, limits, now=now)
+    def apply(
+        self, plan: Plan, limits: PlanLimits, now: datetime | None = None, actor: Actor = AGENT
+    ) -> Plan:
+        """The plan with the statuses set (times recorded from `now`) by `actor`."""
+        return plan.with_status(self.indices, self.status, self.note, limits, now=now, actor=actor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +58,9 @@ class EditPlan:
     remove: tuple[int, ...] = ()
     reword: tuple[int, str] | None = None
 
-    def apply(self, plan: Plan, limits: PlanLimits, now: datetime | None = None) -> Plan:
+    def apply(
+        self, plan: Plan, limits: PlanLimits, now: datetime | None = None, actor: Actor = AGENT
+    ) -> Plan:
         """The revised plan."""
         return plan.edited(
             add=self.add,
@@ -61,6 +68,8 @@ class EditPlan:
             remove=self.remove,
             reword=self.reword,
             limits=limits,
+            now=now,
+            actor=actor,
         )
 
 
@@ -68,7 +77,9 @@ class EditPlan:
 class ReadPlan:
     """Read the plan; changes nothing."""
 
-    def apply(self, plan: Plan, limits: PlanLimits, now: datetime | None = None) -> Plan:
+    def apply(
+        self, plan: Plan, limits: PlanLimits, now: datetime | None = None, actor: Actor = AGENT
+    ) -> Plan:
         """The same plan."""
         return plan
 

@@ -1,4 +1,4 @@
-"""New steps as callers describe them: a text, or a text with dependencies and an approval flag.
+"""New steps as callers describe them: a text, or a text with dependencies, a parent and a flag.
 
 Pure validation and cleaning, shared by every way a plan gets new steps (``create_plan``,
 ``update_plan``, the converters, a Plan.md import). Raw lengths are checked before any
@@ -15,22 +15,27 @@ from typing import Any
 from taskforce.errors import PlanError
 from taskforce.plan.text import check_length, clean_text
 
-SPEC_KEYS = ("description", "depends_on", "requires_approval")
+SPEC_KEYS = ("description", "depends_on", "requires_approval", "parent")
 _STEP_REF = re.compile(r"^\s*(?:step[_ ]?)?(\d{1,7})\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
 class StepSpec:
-    """A step to create: `depends_on` holds 1-based numbers of the steps it waits for."""
+    """A step to create.
+
+    `depends_on` holds 1-based numbers of the steps it waits for, `parent` the number of
+    the step it is a sub-step of.
+    """
 
     description: str
     depends_on: tuple[int, ...] = ()
     requires_approval: bool = False
+    parent: int | None = None
 
 
 NewStep = str | StepSpec | Mapping[str, Any]
 """What a caller may give for a new step: its text, a :class:`StepSpec`, or an object
-``{"description", "depends_on", "requires_approval"}``."""
+``{"description", "depends_on", "requires_approval", "parent"}``."""
 
 
 def clean_specs(items: Sequence[NewStep], what: str, max_text: int) -> list[StepSpec]:
@@ -45,7 +50,8 @@ def clean_specs(items: Sequence[NewStep], what: str, max_text: int) -> list[Step
             raise PlanError(f"{name} is empty")
         if len(text) > max_text:
             raise PlanError(f"{name} is {len(text)} characters; the limit is {max_text}")
-        specs.append(StepSpec(text, tuple(dict.fromkeys(spec.depends_on)), spec.requires_approval))
+        deps = tuple(dict.fromkeys(spec.depends_on))
+        specs.append(StepSpec(text, deps, spec.requires_approval, spec.parent))
     return specs
 
 
@@ -84,10 +90,14 @@ def to_spec(item: object, name: str) -> StepSpec:
         approval = False
     if not isinstance(approval, bool):
         raise PlanError(f"{name}: requires_approval must be true or false")
-    return StepSpec(description, step_numbers(item.get("depends_on"), name), approval)
+    parent = step_numbers(item.get("parent"), name, "parent")
+    if len(parent) > 1:
+        raise PlanError(f"{name}: parent is one step number")
+    deps = step_numbers(item.get("depends_on"), name)
+    return StepSpec(description, deps, approval, parent[0] if parent else None)
 
 
-def step_numbers(value: object, name: str) -> tuple[int, ...]:
+def step_numbers(value: object, name: str, key: str = "depends_on") -> tuple[int, ...]:
     """1-based step numbers from ``2``, ``"2"``, ``"step 2"``, ``"step_2"`` or a list of them."""
     if value is None:
         return ()
@@ -100,7 +110,7 @@ def step_numbers(value: object, name: str) -> tuple[int, ...]:
         match = _STEP_REF.match(ref) if isinstance(ref, str) else None
         if match is None:
             raise PlanError(
-                f'{name}: depends_on must list step numbers (like 1 or "step 1"), got {ref!r:.40}'
+                f'{name}: {key} must list step numbers (like 1 or "step 1"), got {ref!r:.40}'
             )
         numbers.append(int(match.group(1)))
     return tuple(numbers)

@@ -36,6 +36,9 @@ STEP_KEYS = (
     "retries",
     "started_at",
     "completed_at",
+    "parent",
+    "owner",
+    "lease_until",
 )
 PLAN_KEYS = ("tasks", "version", "revision", "next_id")
 _DEFAULTS = (("version", 0), ("revision", 0), ("next_id", 1))
@@ -104,6 +107,12 @@ def step_state(step: Step) -> dict[str, Any]:
         data["started_at"] = iso_time(step.started_at)
     if step.completed_at is not None:
         data["completed_at"] = iso_time(step.completed_at)
+    if step.parent is not None:
+        data["parent"] = step.parent
+    if step.owner is not None:
+        data["owner"] = step.owner
+    if step.lease_until is not None:
+        data["lease_until"] = iso_time(step.lease_until)
     if step.extra:
         data.update(_copy(dict(step.extra)))
     return data
@@ -131,6 +140,7 @@ def _step(task: Mapping[str, Any], number: int) -> Step:
     if type(retries) is not int or retries < 0:
         raise _corrupt(f"{where}: retries must be a whole number >= 0")
     extra = {scrub(str(k)): scrub_data(v) for k, v in task.items() if k not in STEP_KEYS}
+    parent, owner = (_text_or_none(task.get(key), where, key) for key in ("parent", "owner"))
     return Step(
         id=scrub(task["id"]),
         description=scrub(description),
@@ -141,8 +151,19 @@ def _step(task: Mapping[str, Any], number: int) -> Step:
         retries=retries,
         started_at=_time(task.get("started_at"), where, "started_at"),
         completed_at=_time(task.get("completed_at"), where, "completed_at"),
+        parent=parent,
+        owner=owner,
+        lease_until=_time(task.get("lease_until"), where, "lease_until"),
         extra=MappingProxyType(extra) if extra else NO_EXTRA,
     )
+
+
+def _text_or_none(value: Any, where: str, key: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise _corrupt(f"{where}: {key} must be a non-empty text or null")
+    return scrub(value)
 
 
 def _time(value: Any, where: str, key: str) -> datetime | None:

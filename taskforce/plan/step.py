@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
+from taskforce.errors import ConfigurationError
+
+_OWNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@:+-]{0,63}")
 _ALIASES = {"COMPLETED": "DONE", "COMPLETE": "DONE", "RUNNING": "IN_PROGRESS"}
 NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
 
@@ -57,7 +61,12 @@ class StepStatus(enum.StrEnum):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Step:
-    """One step of a plan (immutable). Unknown keys of its stored form are kept in `extra`."""
+    """One step of a plan (immutable). Unknown keys of its stored form are kept in `extra`.
+
+    `parent` is the id of the step this one is a sub-step of. `owner` names the worker
+    holding the step (set by a claim, kept as the record of who finished it), and
+    `lease_until` is when its claim lapses unless renewed (only while IN_PROGRESS).
+    """
 
     id: str
     description: str
@@ -68,6 +77,9 @@ class Step:
     retries: int = 0
     started_at: datetime | None = None
     completed_at: datetime | None = None
+    parent: str | None = None
+    owner: str | None = None
+    lease_until: datetime | None = None
     extra: Mapping[str, Any] = dataclasses.field(default_factory=lambda: NO_EXTRA)
 
     def duration_seconds(self) -> float | None:
@@ -79,7 +91,8 @@ class Step:
     def moved(self, status: StepStatus, now: datetime | None, note: str | None = None) -> Step:
         """This step in `status`: retries counted, start and completion times recorded.
 
-        `note` replaces the note when given.
+        `note` replaces the note when given. Back to PENDING, the step has no owner; out of
+        IN_PROGRESS, no lease.
         """
         retries, started, completed = self.retries, self.started_at, self.completed_at
         if self.status is StepStatus.FAILED and status.is_open:
@@ -91,8 +104,9 @@ class Step:
             completed = now
             if started is None:
                 started = now
+        owner = self.owner
         if status is StepStatus.PENDING:
-            started = completed = None
+            started = completed = owner = None
         return dataclasses.replace(
             self,
             status=status,
@@ -100,4 +114,58 @@ class Step:
             retries=retries,
             started_at=started,
             completed_at=completed,
+            owner=owner,
+            lease_until=self.lease_until if status is StepStatus.IN_PROGRESS else None,
         )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Actor:
+    """Who changes a plan: the session's agent, a named worker, or a human.
+
+    A step IN_PROGRESS with an `owner` is *held*: only that owner changes its status (a
+    human may change any step). A named actor that starts a step becomes its owner, with
+    a lease of `lease_seconds` when given (see :mod:`taskforce.plan.claims`).
+
+    Attributes:
+        name: the worker's name (None: the session's own agent, which holds no claims).
+        lease_seconds: how long a step this actor starts stays claimed without renewal.
+        human: a human acting on the plan: may finish or reopen any step.
+    """
+
+    name: str | None = None
+    lease_seconds: float | None = None
+    human: bool = False
+
+    def may_change(self, step: Step) -> bool:
+        """Whether this actor may change `step`'s status (it is not held by someone else)."""
+        return (
+            self.human
+            or step.status is not StepStatus.IN_PROGRESS
+            or step.owner is None
+            or step.owner == self.name
+        )
+
+
+AGENT = Actor()
+"""The session's own agent (the single-agent default)."""
+HUMAN = Actor(human=True)
+"""A human at the CLI or an application acting for one: overrides claims."""
+
+
+def check_owner(name: object) -> str:
+    """`name`, checked as a worker's name.
+
+    1-64 of ``A-Z a-z 0-9 . _ @ : + -``, starting with a letter or digit (it shows in
+    checklists as ``(in progress by NAME)``).
+
+    Raises:
+        ConfigurationError: it cannot.
+    """
+    if not isinstance(name, str) or not _OWNER.fullmatch(name):
+        shown = repr(name)[:70]
+        raise ConfigurationError(
+            f"bad owner name {shown}: use 1-64 letters, digits and . _ @ : + - "
+            "(starting with a letter or digit)"
+        )
+    return name

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from taskforce.errors import PlanError, StaleStateError, StateError, ToolInputError, UserError
 from taskforce.plan import DEFAULT_LIMITS, Event, Plan, PlanLimits
 from taskforce.plan.requests import PlanRequest, ReadPlan
+from taskforce.plan.step import AGENT, Actor, check_owner
 from taskforce.tools import planner_calls
 from taskforce.tools.base import ApprovalRiskLevel, error_result
 from taskforce.tools.planner_args import strict_schema, wire_schema
@@ -32,9 +33,9 @@ plan_log = logging.getLogger("taskforce.plan")
 
 DESCRIPTION = (
     "Your plan as a checklist, steps numbered from 1. create_plan(tasks): new plan; "
-    "depends_on lists earlier step numbers. mark_done(step_index, status=DONE, note?); "
-    "one step IN_PROGRESS at a time. read_plan(). "
-    "update_plan(add_steps, insert_at, remove_indices; step_index+text rewords)."
+    "depends_on lists earlier step numbers, parent nests under one. "
+    "mark_done(step_index, status=DONE, note?); one step IN_PROGRESS at a time. read_plan(). "
+    "update_plan(add_steps: texts or tasks, insert_at, remove_indices; step_index+text rewords)."
 )
 
 _SCHEMA = wire_schema()
@@ -52,6 +53,11 @@ class PlannerTool:
         session_id: the session whose plan this tool edits.
         limits: bounds on steps, text length and retries.
         clock: gives the time recorded when steps start and finish.
+        owner: this agent's name when several agents share the session's plan: a step
+            it starts is held by it (others cannot change it) until it finishes it, or
+            until its lease runs out; it cannot replace the shared plan.
+        lease_seconds: how long a step this owner starts stays held without another call
+            (default 300 s); any change it makes renews it.
     """
 
     name = "planner"
@@ -68,7 +74,14 @@ class PlannerTool:
         session_id: str | None = None,
         limits: PlanLimits = DEFAULT_LIMITS,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        owner: str | None = None,
+        lease_seconds: float = 300.0,
     ) -> None:
+        if owner is not None:
+            check_owner(owner)
+        if lease_seconds <= 0:
+            raise ValueError("lease_seconds must be > 0")
+        self._actor = AGENT if owner is None else Actor(owner, lease_seconds)
         self._plan = Plan.from_state(initial_state)
         self._limits = limits
         self._clock = clock
@@ -145,7 +158,7 @@ class PlannerTool:
             PlanError: the plan refuses the request (the message names why).
         """
         return planner_calls.apply(
-            request, self._plan if plan is None else plan, self._limits, self._clock()
+            request, self._plan if plan is None else plan, self._limits, self._clock(), self._actor
         )
 
     def gate(self, request: PlanRequest, plan: Plan, approved: Collection[str]) -> Gate | None:
@@ -186,6 +199,11 @@ class PlannerTool:
             return error_result(f"internal error: {type(exc).__name__}", "internal_error"), None
 
     # ---- state ------------------------------------------------------------------------
+
+    @property
+    def owner(self) -> str | None:
+        """The name this planner acts under on a shared plan (None: the session's agent)."""
+        return self._actor.name
 
     @property
     def plan(self) -> Plan:

@@ -68,13 +68,14 @@ Indices = Annotated[list[Index], BeforeValidator(_json_list)]
 # Only the schema the model sees (its docstring is part of it): items are checked by the
 # plan's own rules (taskforce.plan.specs.to_spec), whose messages name the real problem.
 class TaskArg(BaseModel):
-    """A step with dependencies (numbers of earlier steps) and an approval flag."""
+    """A step with dependencies (numbers of earlier steps), an approval flag, a parent."""
 
     model_config = ConfigDict(extra="forbid")
 
     description: str
     depends_on: Annotated[list[Index], _null_is([])] = []
     requires_approval: Annotated[bool, _null_is(False)] = False
+    parent: Index | None = None
 
 
 def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:

@@ -20,8 +20,10 @@ from typing import Any
 
 from taskforce.errors import PlanError
 from taskforce.plan import Event, Plan, PlanLimits, Step, StepSpec, StepStatus, lifecycle_events
+from taskforce.plan.claims import expire, renew
 from taskforce.plan.requests import EditPlan, NewPlan, PlanRequest, ReadPlan, SetStatus
 from taskforce.plan.specs import clean_note, clean_specs
+from taskforce.plan.step import AGENT, Actor
 from taskforce.plan.text import check_length, clean_text
 from taskforce.tools.planner_args import parse_args
 
@@ -117,21 +119,47 @@ def encode(request: PlanRequest) -> dict[str, Any]:
 
 
 def _spec_args(spec: StepSpec) -> str | dict[str, Any]:
-    if not spec.depends_on and not spec.requires_approval:
+    if not spec.depends_on and not spec.requires_approval and spec.parent is None:
         return spec.description
-    return {
+    args: dict[str, Any] = {
         "description": spec.description,
         "depends_on": list(spec.depends_on),
         "requires_approval": spec.requires_approval,
     }
+    return args | ({"parent": spec.parent} if spec.parent is not None else {})
 
 
-def apply(request: PlanRequest, plan: Plan, limits: PlanLimits, now: datetime | None) -> PlanChange:
-    """Apply `request` to `plan` once (raises :class:`PlanError` when the plan refuses it)."""
+def apply(
+    request: PlanRequest,
+    plan: Plan,
+    limits: PlanLimits,
+    now: datetime | None,
+    actor: Actor = AGENT,
+) -> PlanChange:
+    """Apply `request` to `plan` once, as `actor` (raises :class:`PlanError` when refused).
+
+    A named actor (a worker sharing the plan) cannot replace a plan that has steps, and
+    its changes first end the claims whose leases ran out (``step_interrupted``).
+    """
     if isinstance(request, ReadPlan):
         return PlanChange(plan, plan, (), "Plan read.")
-    new = request.apply(plan, limits, now)
-    return PlanChange(plan, new, tuple(lifecycle_events(plan, new)), _message(request, new))
+    events: list[Event] = []
+    start = plan
+    if actor.name is not None:
+        if isinstance(request, NewPlan) and plan.steps:
+            raise PlanError(
+                f"this plan is shared by a team (you are {actor.name}): revise it with "
+                "update_plan instead of replacing it",
+                "shared_plan",
+            )
+        if now is not None:
+            start, events = expire(plan, now)
+    new = request.apply(start, limits, now, actor)
+    events += lifecycle_events(start, new)
+    held = new.in_progress(actor.name) if actor.name is not None and now is not None else None
+    if held is not None and now is not None:  # the owner is alive: its lease goes on
+        new = renew(new, held.id, actor, now)
+    return PlanChange(plan, new, tuple(events), _message(request, new))
 
 
 def _message(request: PlanRequest, plan: Plan) -> str:

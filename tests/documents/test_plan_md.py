@@ -256,3 +256,19 @@ def test_any_text_parses_or_raises_a_user_error(text: str) -> None:
 def test_crlf_and_bom_are_accepted() -> None:
     text = render_plan_md(newsletter_doc())
     assert parse_plan_md("\ufeff" + text.replace("\n", "\r\n")) == newsletter_doc()
+
+
+def test_sub_steps_owners_and_leases_round_trip() -> None:
+    from taskforce.plan import StepStatus
+    from taskforce.plan.step import Actor
+
+    now = datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC)
+    plan = Plan().replaced(["Build", {"description": "Pages", "parent": 1}, "Ship"])
+    plan = plan.with_status([2], StepStatus.IN_PROGRESS, now=now, actor=Actor("alice", 60))
+    doc = PlanDocument(id="team-1", objective="Ship the site", status="running", plan=plan)
+    text = render_plan_md(doc)
+    assert "- **Parent**: Step 1" in text and "- **Owner**: alice" in text
+    assert "- **Lease Until**: 2026-05-06T07:09:09Z" in text
+    back = parse_plan_md(text)
+    assert back.plan == plan
+    assert render_plan_md(back) == text

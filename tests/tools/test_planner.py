@@ -343,7 +343,8 @@ async def test_hostile_text_cannot_break_the_list() -> None:
 
 def test_tool_definition_is_small_valid_json_schema() -> None:
     tool = PlannerTool()
-    assert tool_spec_size(tool) <= 1000
+    # 987 characters before sub-steps; `parent` (schema field + its words) costs 68.
+    assert tool_spec_size(tool) <= 1060
     jsonschema.Draft202012Validator.check_schema(tool.parameters_schema)
     spec = tool_spec(tool)
     assert spec["function"]["name"] == "planner"
