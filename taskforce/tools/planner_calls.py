@@ -176,24 +176,28 @@ def gate(request: PlanRequest, plan: Plan, approved: Collection[str]) -> Gate | 
     """The approval `request` needs on `plan`, or None.
 
     A request that starts or finishes (IN_PROGRESS / DONE) an open step flagged
-    ``requires_approval`` whose id is not in `approved` needs one.
+    ``requires_approval`` whose id is not in `approved` needs one; so does a step under
+    such a parent (starting a sub-step starts the parent's work).
     """
     if not isinstance(request, SetStatus) or request.status not in _GATED:
         return None
     steps = plan.steps
-    gated: list[tuple[int, Step]] = [
-        (number, steps[number - 1])
-        for number in request.indices
-        if 0 < number <= len(steps)
-        and steps[number - 1].requires_approval
-        and steps[number - 1].status.is_open
-        and steps[number - 1].id not in approved
-    ]
+    gated: dict[str, tuple[int, Step]] = {}
+    for number in request.indices:
+        if not 0 < number <= len(steps) or not steps[number - 1].status.is_open:
+            continue
+        step = steps[number - 1]
+        chain = [step]
+        while (parent := plan.parent_of(chain[-1])) is not None:
+            chain.append(parent)
+        for held in chain:
+            if held.requires_approval and held.status.is_open and held.id not in approved:
+                gated.setdefault(held.id, (plan.number_of(held), held))
     if not gated:
         return None
     verb = "start" if request.status is StepStatus.IN_PROGRESS else "mark done"
-    listed = "; ".join(f"{n}. {s.description}" for n, s in gated)
-    return Gate(f"{verb} plan step {listed}", tuple(s.id for _, s in gated))
+    listed = "; ".join(f"{n}. {s.description}" for n, s in sorted(gated.values()))
+    return Gate(f"{verb} plan step {listed}", tuple(gated))
 
 
 def same_numbers(request: PlanRequest, before: Plan, after: Plan) -> bool:

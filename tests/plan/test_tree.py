@@ -106,7 +106,11 @@ def test_work_happens_in_the_leaves() -> None:
 
 def test_sub_steps_of_a_blocked_parent_wait_too() -> None:
     plan = Plan().replaced(
-        ["Research", {"description": "Write", "depends_on": [1]}, {"description": "Draft", "parent": 2}]
+        [
+            "Research",
+            {"description": "Write", "depends_on": [1]},
+            {"description": "Draft", "parent": 2},
+        ]
     )
     assert [s.description for s in plan.runnable_steps()] == ["Research"]
     with pytest.raises(PlanError, match="step 3 is blocked by step 1"):
@@ -138,8 +142,8 @@ def test_removing_the_open_sub_step_completes_the_parent() -> None:
 
 
 def test_added_sub_steps_go_under_their_parent_and_reopen_it() -> None:
-    plan = Plan().replaced(["A", {"description": "A1", "parent": 1}, "B"]).with_status(
-        [2], D, now=NOW
+    plan = (
+        Plan().replaced(["A", {"description": "A1", "parent": 1}, "B"]).with_status([2], D, now=NOW)
     )
     assert statuses(plan) == ["DONE", "DONE", "PENDING"]
     grown = plan.edited(add=[{"description": "A2", "parent": 1}])

@@ -81,3 +81,17 @@ def test_owner_is_checked() -> None:
         PlannerTool(owner="has space")
     with pytest.raises(ValueError, match="lease_seconds"):
         PlannerTool(owner="w", lease_seconds=0)
+
+
+def test_a_sub_step_of_a_gated_parent_needs_the_approval() -> None:
+    tool = PlannerTool()
+    tasks = [
+        {"description": "Deploy", "requires_approval": True},
+        {"description": "Push", "parent": 1},
+    ]
+    plan = tool.change(tool.decode({"action": "create_plan", "tasks": tasks})).plan
+    request = tool.decode({"action": "mark_done", "step_index": [2], "status": "IN_PROGRESS"})
+    gate = tool.gate(request, plan, approved=())
+    assert gate is not None and gate.step_ids == (plan.steps[0].id,)
+    assert gate.preview == "start plan step 1. Deploy"
+    assert tool.gate(request, plan, approved={plan.steps[0].id}) is None

@@ -54,7 +54,10 @@ def test_the_planners_strict_definition_follows_openais_rules() -> None:
         strict_args(
             "create_plan",
             NULLS,
-            tasks=["a", {"description": "b", "depends_on": [1], "requires_approval": None, "parent": None}],
+            tasks=[
+                "a",
+                {"description": "b", "depends_on": [1], "requires_approval": None, "parent": None},
+            ],
         )
     )
     with pytest.raises(jsonschema.ValidationError):
