@@ -49,7 +49,7 @@ def test_nested_checklist_is_an_indented_task_list_with_rollups() -> None:
     ]
     items = parse_checklist(plan.render())
     assert [i.parent for i in items] == [None, 1, 1, 3, None]
-    assert [i.text for i in items][0] == "Build the site"
+    assert items[0].text == "Build the site"
     assert plan.checklist()[3].depth == 2
 
 
