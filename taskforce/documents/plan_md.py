@@ -43,21 +43,22 @@ from taskforce.documents._text import (
     heading_text,
     write_frontmatter,
 )
-from taskforce.plan import Plan, Step
+from taskforce.plan import Plan, Step, StepStatus
 from taskforce.plan.text import escape_inline
 
 KNOWN_STEP_KEYS = frozenset(
     {"id", "description", "status", "note", "depends_on", "requires_approval"}
 )
 
-STATUS_LABELS = {
-    "DONE": "✅ done",
-    "IN_PROGRESS": "⏳ in_progress",
-    "PENDING": "⏸️ pending",
-    "FAILED": "❌ failed",
-    "SKIPPED": "⏭️ skipped",
+STATUS_LABELS: dict[str, str] = {
+    StepStatus.DONE: "✅ done",
+    StepStatus.IN_PROGRESS: "⏳ in_progress",
+    StepStatus.PENDING: "⏸️ pending",
+    StepStatus.FAILED: "❌ failed",
+    StepStatus.SKIPPED: "⏭️ skipped",
 }
-"""How each step status is shown (the last word is what is read back)."""
+"""How each step status is shown (the last word is what is read back); StepStatus keys
+(a str enum, so its names look them up too)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -272,3 +272,12 @@ def test_sub_steps_owners_and_leases_round_trip() -> None:
     back = parse_plan_md(text)
     assert back.plan == plan
     assert render_plan_md(back) == text
+
+
+def test_every_step_status_has_a_label_that_reads_back() -> None:
+    from taskforce.documents.plan_md import STATUS_LABELS
+    from taskforce.plan import StepStatus
+
+    assert set(STATUS_LABELS) == set(StepStatus)
+    for status, label in STATUS_LABELS.items():
+        assert StepStatus.parse(label.split()[-1]) is status
