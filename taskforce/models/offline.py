@@ -5,13 +5,15 @@ reads the conversation, decides the next move and answers with a :class:`ModelRe
 holding tool calls or a final answer. It keeps no state of its own, so a resumed session
 continues where the stored conversation and plan say it stopped.
 
-The policy, one call at a time: find the plan as the conversation last showed it (a
+The policy, one reply at a time: find the plan as the conversation last showed it (a
 planner result or the loop's plan update; `read_plan` when the planner was used but its
 output is gone); when no step is open, split the user's request into steps (the one
 splitter, :func:`~taskforce.planning.split.split_mission`) and `create_plan`; then take
-the first open step, call a registered plain tool when the step names one (arguments
-from :func:`infer_arguments`), mark the step done with a short note (failed when its tool
-failed), and finish with a summary.
+the first open step and run the tool that fits it (a demo tool by the rules of
+:mod:`~taskforce.models.offline_tools`, else a registered tool the step names, arguments
+from :func:`infer_arguments`), mark it done with the tool's result as its note (failed
+when the tool failed; skipped, saying so, when no tool fits), and finish with a report
+of what the tools did.
 """
 
 from __future__ import annotations
@@ -24,10 +26,19 @@ from typing import Any
 
 from taskforce.models.base import Message, ModelResponse, ToolCall, ToolSpec, Usage
 from taskforce.models.offline_text import infer_arguments, mentions
+from taskforce.models.offline_tools import (
+    NO_TOOL_NOTE,
+    PlanStep,
+    earlier_results,
+    fit,
+    report,
+    result_note,
+)
 from taskforce.plan import StepStatus, parse_checklist
+from taskforce.plan.text import plural
 from taskforce.planning.split import split_mission
 
-__all__ = ["OFFLINE_LABEL", "OfflineModel", "infer_arguments"]
+__all__ = ["NO_TOOL_NOTE", "OFFLINE_LABEL", "OfflineModel", "infer_arguments"]
 
 OFFLINE_LABEL = "offline model — set --model for an LLM"
 """How the offline model is labelled wherever its output is shown."""
@@ -36,24 +47,15 @@ PLANNER = "planner"
 _PLAN_NOTE = "[Plan update]"  # how the agent loop recites the plan to the model
 _NOTES = (_PLAN_NOTE, "[Reminder]")  # loop notes: never the user's request
 _OPEN = (StepStatus.IN_PROGRESS, StepStatus.PENDING)
-_NO_TOOL_NOTE = "checked off by the offline model (no tool for this step)"
 _SMALL_TALK = re.compile(
     r"(?:hi|hello|hey|thanks|thank you|thx|ok|okay|bye|goodbye)[\s!.?]*", re.IGNORECASE
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _Step:
-    number: int
-    text: str
-    status: StepStatus
-    note: str
-
-
-def _parse_checklist(output: str) -> list[_Step]:
+def _parse_checklist(output: str) -> list[PlanStep]:
     """The steps of a rendered checklist (the planner's `output`), by the one parser."""
     return [
-        _Step(item.number or n, item.text, item.status, item.note or "")
+        PlanStep(item.number or n, item.text, item.status, item.note or "")
         for n, item in enumerate(parse_checklist(output), start=1)
     ]
 
@@ -130,7 +132,7 @@ def _planner_ids(messages: Sequence[Message]) -> set[str]:
     }
 
 
-def _latest_plan(messages: Sequence[Message]) -> list[_Step] | None:
+def _latest_plan(messages: Sequence[Message]) -> list[PlanStep] | None:
     """The plan as last shown in the conversation (planner output or plan update), if ever."""
     planner_ids = _planner_ids(messages)
     for msg in reversed(messages):
@@ -204,12 +206,12 @@ class OfflineModel:
             if any(c.args.get("action") == "create_plan" for c in planned):
                 left = len(split_mission(request, max_steps=10_000)) - self._max_steps
                 more = (
-                    f"\n\nThe request had {left} more steps than the {self._max_steps} "
+                    f"\n\nThe request had {plural(left, 'more step')} than the {self._max_steps} "
                     "I plan at once; send them as a new request."
                     if left > 0
                     else ""
                 )
-                return _final(_summary(steps or []) + more)
+                return _final(report(steps or []) + more)
             if _SMALL_TALK.fullmatch(request.strip()):
                 return _final("Hello! Tell me a mission and I will plan it and work through it.")
             tasks = split_mission(request, max_steps=self._max_steps)
@@ -217,10 +219,17 @@ class OfflineModel:
                 return _final("Nothing to do: the request has no steps I can plan.")
             return _call(call_no, PLANNER, {"action": "create_plan", "tasks": tasks})
         step = min(open_steps, key=lambda s: _OPEN.index(s.status))
-        return _work_on(call_no, step, calls, specs)
+        return _work_on(call_no, step, calls, specs, request, steps or [])
 
 
-def _work_on(call_no: int, step: _Step, calls: list[_Call], specs: dict[str, Any]) -> ModelResponse:
+def _work_on(
+    call_no: int,
+    step: PlanStep,
+    calls: list[_Call],
+    specs: dict[str, Any],
+    request: str,
+    steps: list[PlanStep],
+) -> ModelResponse:
     """The next move on one open step: start it, run its tool, or close it."""
     tag = f"offline-step{step.number}-"
     runs = [c for c in calls if c.call.id.startswith(tag) and c.call.name != PLANNER]
@@ -230,16 +239,26 @@ def _work_on(call_no: int, step: _Step, calls: list[_Call], specs: dict[str, Any
         run = runs[-1]
         status = StepStatus.DONE if run.ok else StepStatus.FAILED
         return _mark(call_no, step.number, status, _note(run))
-    tool = next((n for n in specs if n != PLANNER and mentions(step.text, n)), None)
+    earlier = earlier_results([s for s in steps if s is not step])
+    fitted = fit(step.text, step.number, specs.keys() - {PLANNER}, request, earlier)
+    tool = fitted[0] if fitted else None
+    tool = tool or next((n for n in specs if n != PLANNER and mentions(step.text, n)), None)
     if tool is None:
-        return _mark(call_no, step.number, StepStatus.DONE, _NO_TOOL_NOTE)
-    if step.status is StepStatus.PENDING:
-        return _mark(call_no, step.number, StepStatus.IN_PROGRESS, None)
-    args = infer_arguments(step.text, specs[tool].get("parameters") or {}, tool)
+        return _mark(call_no, step.number, StepStatus.SKIPPED, NO_TOOL_NOTE)
+    args = fitted[1] if fitted else infer_arguments(step.text, _params(specs[tool]), tool)
     if args is None:
         note = f"could not infer arguments for {tool} from the step text"
         return _mark(call_no, step.number, StepStatus.FAILED, note)
-    return _call(call_no, tool, args, tag)
+    reply = _call(call_no, tool, args, tag)
+    if step.status is StepStatus.PENDING:  # start the step and run its tool in one reply
+        start = _mark(call_no, step.number, StepStatus.IN_PROGRESS, None)
+        return ModelResponse(None, start.tool_calls + reply.tool_calls)
+    return reply
+
+
+def _params(spec: dict[str, Any]) -> dict[str, Any]:
+    params = spec.get("parameters")
+    return params if isinstance(params, dict) else {}
 
 
 def _mark(call_no: int, number: int, status: StepStatus, note: str | None) -> ModelResponse:
@@ -264,21 +283,7 @@ def _note(run: _Call) -> str:
         error = str(result.get("error"))
         return (error if error.startswith(run.call.name) else f"{run.call.name}: {error}")[:160]
     shown = next((result[k] for k in ("output", "result", "message") if k in result), result)
-    text = shown if isinstance(shown, str) else json.dumps(shown, ensure_ascii=False)
-    return f"{run.call.name} → {' '.join(text.split())[:150]}"
-
-
-def _summary(steps: list[_Step]) -> str:
-    done = sum(s.status.is_finished for s in steps)
-    failed = sum(s.status is StepStatus.FAILED for s in steps)
-    head = f"Finished the plan: {done}/{len(steps)} steps done" + (
-        f", {failed} failed." if failed else "."
-    )
-    lines = [head]
-    for s in steps:
-        note = f" — {s.note}" if s.note and s.note != _NO_TOOL_NOTE else ""
-        lines.append(f"{s.number}. {s.text} ({s.status.value.lower().replace('_', ' ')}){note}")
-    return "\n".join(lines)
+    return result_note(run.call.name, shown)
 
 
 def _no_planner(request: str) -> str:

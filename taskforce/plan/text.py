@@ -8,6 +8,7 @@ r"""Text hygiene for everything that enters a plan: one normaliser and one clean
 * :func:`clean_text` folds a step's text into one safe line, in linear time.
 * :func:`check_length` refuses text by its raw length *before* any cleaning, so a 10 MB
   argument costs one ``len``.
+* :func:`plural` counts things in messages: "1 task", "2 tasks".
 
 Pure functions, no I/O.
 """
@@ -106,3 +107,8 @@ def clean_text(text: str) -> str:
 def escape_inline(text: str) -> str:
     """Escape what could render as HTML inside a Markdown line."""
     return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``"1 step"``, ``"0 steps"``, ``"3 steps"`` (`nouns`: an irregular plural)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"

@@ -9,7 +9,12 @@ import pytest
 
 from taskforce.agent import LeanAgent
 from taskforce.models.base import Model, ModelResponse
-from taskforce.models.offline import OFFLINE_LABEL, OfflineModel, infer_arguments
+from taskforce.models.offline import (
+    NO_TOOL_NOTE,
+    OFFLINE_LABEL,
+    OfflineModel,
+    infer_arguments,
+)
 from taskforce.store import MemoryStore
 from taskforce.tools.base import tool_spec
 from taskforce.tools.function import FunctionTool
@@ -82,14 +87,17 @@ async def test_runs_a_mission_through_the_loop_with_tools() -> None:
     assert result.status.value == "completed"
     assert log == [("weather", "Rome"), ("calculator", "2*(3+4)")]
     state = agent.planner.get_state()
-    assert [t["status"] for t in state["tasks"]] == ["DONE", "DONE", "DONE"]
+    # no tool fits step 3: it is skipped, and says why, instead of being called done
+    assert [t["status"] for t in state["tasks"]] == ["DONE", "DONE", "SKIPPED"]
     notes = [t["note"] for t in state["tasks"]]
-    assert "19°C, sunny" in notes[0] and "14" in notes[1] and notes[2]
+    assert "19°C, sunny" in notes[0] and "14" in notes[1] and notes[2] == NO_TOOL_NOTE
     assert OFFLINE_LABEL in result.final_message
-    assert "3/3 steps done" in result.final_message
+    assert "2 of 3 steps done, 1 skipped" in result.final_message
+    assert "step 2, calculator: 14.0" in result.final_message
+    assert "Skipped (no tool fits): 3. Write a short summary." in result.final_message
     kinds = [e.kind.value for e in events]
     assert kinds.count("plan_updated") >= 4 and kinds[-1] == "final_answer"
-    # the step went IN_PROGRESS before its tool ran
+    # the step goes IN_PROGRESS in the same reply that runs its tool
     calls = [e.data for e in events if e.kind.value == "tool_call"]
     assert calls[1]["arguments"]["status"] == "IN_PROGRESS" and calls[2]["name"] == "weather"
 
@@ -99,7 +107,7 @@ async def test_failing_tool_marks_the_step_failed_and_goes_on() -> None:
     agent = LeanAgent(OfflineModel(), tools=_tools(log))
     result = await agent.execute("Use the calculator for 'two plus two', then celebrate")
     tasks = agent.planner.get_state()["tasks"]
-    assert [t["status"] for t in tasks] == ["FAILED", "DONE"]
+    assert [t["status"] for t in tasks] == ["FAILED", "SKIPPED"]
     assert "unsupported characters" in tasks[0]["note"]
     assert "1 failed" in result.final_message and result.status.value == "completed"
 
@@ -117,7 +125,7 @@ async def test_stateless_resume_continues_where_the_stored_session_stopped() -> 
     assert done.status.value == "completed" and not done.open_steps
     assert log.count(("weather", "Rome")) == 1 and log.count(("calculator", "1+1")) == 1
     tasks = second.planner.get_state()["tasks"]
-    assert len(tasks) == 4 and all(t["status"] == "DONE" for t in tasks)
+    assert [t["status"] for t in tasks] == ["DONE", "SKIPPED", "DONE", "SKIPPED"]
 
 
 async def test_a_new_request_in_a_finished_session_gets_a_new_plan() -> None:
