@@ -13,6 +13,7 @@ from taskforce.plan.checks import (
     Violation,
     check_dependencies,
 )
+from taskforce.plan.text import plural
 from taskforce.planning._contract_model import (
     _STEP_ID,
     OPTIONAL_STEP_FIELDS,
@@ -156,7 +157,8 @@ def check_payload(
     if len(steps) > contract.max_steps:
         raise _fail(Rule.TOO_MANY_STEPS, f"{len(steps)} steps; the limit is {contract.max_steps}")
     if expected is not None and steps and len(steps) != expected:
-        found.add(Rule.WRONG_COUNT, None, f"{expected} steps were requested; got {len(steps)}")
+        asked = plural(expected, "step was", "steps were")
+        found.add(Rule.WRONG_COUNT, None, f"{asked} requested; got {len(steps)}")
     labels = _step_ids(found, steps)
     built: list[ContractStep] = []
     downgrades: list[str] = []

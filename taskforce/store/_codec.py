@@ -246,9 +246,12 @@ def encode_state(state: Any, memo: Memo | None = None) -> EncodedState:
     data = dumps(rest, "state")
     title = label(state.get("title"), TITLE_MAX) or label(state.get("mission"), TITLE_MAX)
     size = nbytes(data) + nbytes(plan_meta or "") + steps_size
-    done = sum(1 for s in steps if s.status == "DONE")
+    done = sum(1 for s in steps if s.status in _FINISHED)  # as Plan.progress() counts
     status = label(state.get("status"), STATUS_MAX)
     return EncodedState(data, plan_meta, steps, title, status, done, size, new_memo)
+
+
+_FINISHED = frozenset({"DONE", "SKIPPED"})
 
 
 def decode_state(

@@ -27,7 +27,7 @@ class SessionSummary:
         session_id: The session id.
         title: ``state["title"]``, else ``state["mission"]`` (first 200 characters), or None.
         status: ``state["status"]`` (``running``, ``completed``, ...) or None.
-        steps_done: Plan steps whose status is ``DONE``.
+        steps_done: Plan steps finished (``DONE`` or ``SKIPPED``), as the plan counts them.
         steps_total: All plan steps.
         created_at: When the session was first saved (UTC).
         updated_at: When it was last saved (UTC).

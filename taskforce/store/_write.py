@@ -223,7 +223,18 @@ def append(tx: Tx, session_id: str, now: float, messages: Sequence[str]) -> None
     append_rows(tx, session_id, int(found[0][0]), now, messages, ())
 
 
-def remove(tx: Tx, session_id: str) -> bool:
-    """Delete a session with its steps, messages and history; True if it existed."""
+def remove(tx: Tx, session_id: str, expected: int | None = None) -> bool:
+    """Delete a session with its steps, messages and history; True if it existed.
+
+    Raises:
+        StaleStateError: `expected` is given and the session is at another version;
+            nothing was deleted.
+    """
+    if expected is not None:
+        found = tx.rows(EXISTING, {"b_sid": session_id})
+        if not found:
+            return False
+        if found[0][0] != expected:
+            raise StaleStateError(session_id, expected, found[0][0])
     changed = [tx.run(statement, {"b_sid": session_id}) for statement in DELETES]
     return changed[-1] > 0

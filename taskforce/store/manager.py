@@ -7,15 +7,16 @@ import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, Iterable, Mapping
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from sqlalchemy import bindparam, literal_column, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taskforce.errors import ConfigurationError, StaleStateError, UserError
-from taskforce.store import _changes, _engine, _logs, _migrate, _update, _write
+from taskforce.store import _changes, _engine, _listing, _logs, _migrate, _update, _write
 from taskforce.store import _schema as t
 from taskforce.store._codec import (
     EncodedState,
@@ -37,7 +38,6 @@ from taskforce.store._history import encode_event
 from taskforce.store._runner import Runner
 from taskforce.store._tx import Tx
 from taskforce.store._types import (
-    SUMMARY_COLUMNS,
     Change,
     HistoryEntry,
     SessionSummary,
@@ -256,15 +256,19 @@ class StateManager:
         self._remember(session_id, (token, version, steps, make_memo(tasks, steps)))
         return state
 
-    async def delete_state(self, session_id: str) -> bool:
-        """Delete a session with its steps, messages and history; True if it existed."""
-        validate_session_id(session_id)
+    async def delete_state(self, session_id: str, expected_version: int | None = None) -> bool:
+        """Delete a session with its steps, messages and history; True if it existed.
 
+        With `expected_version`, only that version is deleted: a session changed since
+        raises :class:`~taskforce.errors.StaleStateError` and is kept.
+        """
+        validate_session_id(session_id)
         self._remember(session_id, None)
 
         def body(tx: Tx) -> bool:
-            existed = _write.remove(tx, session_id)
-            _changes.notify(tx, session_id, 0)
+            existed = _write.remove(tx, session_id, expected_version)
+            if existed:
+                _changes.notify(tx, session_id, 0)
             return existed
 
         existed, cancelled = await self._db.run_tx(body)
@@ -272,17 +276,15 @@ class StateManager:
             raise asyncio.CancelledError(f"taskforce: session {session_id!r} was deleted")
         return existed
 
-    async def list_sessions(self, limit: int = 50, offset: int = 0) -> list[SessionSummary]:
-        """Sessions, most recently updated first (indexed, paginated)."""
+    async def list_sessions(
+        self, limit: int = 50, offset: int = 0, *, updated_before: datetime | None = None
+    ) -> list[SessionSummary]:
+        """Sessions, most recently updated first (indexed, paginated).
+
+        `updated_before` keeps those last saved before that moment (naive means UTC).
+        """
         check_page(limit, offset)
-        c = t.sessions.c
-        query = (
-            select(*(c[name] for name in SUMMARY_COLUMNS))
-            .where(c.version > 0)
-            .order_by(c.updated_at.desc(), c.session_id.desc())
-            .limit(_literal(limit))  # inline: a generic PostgreSQL plan would sort the table
-            .offset(_literal(offset))
-        )
+        query = _listing.sessions_query(limit, offset, updated_before)
 
         async def body(conn: AsyncConnection) -> list[SessionSummary]:
             return [summary_from_row(row) for row in await conn.execute(query)]
@@ -377,8 +379,3 @@ class StateManager:
 
 async def _nothing(_conn: AsyncConnection) -> None:
     return None
-
-
-def _literal(value: int) -> Any:
-    """An already-validated int rendered inline (LIMIT/OFFSET), never a bound parameter."""
-    return literal_column(str(int(value)))

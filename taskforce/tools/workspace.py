@@ -18,6 +18,7 @@ import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from taskforce.errors import ToolInputError
+from taskforce.plan.text import plural
 from taskforce.tools.function import FunctionTool
 
 NOTES_FILE = "notes.md"
@@ -101,7 +102,7 @@ class Workspace:
         self._write(target, data)
         count = sum(1 for row in data.decode("utf-8").splitlines() if row.startswith("- "))
         quoted = line if len(line) <= 80 else line[:79] + "…"
-        return f'noted "{quoted}" in {shown} ({count} note{"" if count == 1 else "s"})'
+        return f'noted "{quoted}" in {shown} ({plural(count, "note")})'
 
     def tools(self) -> list[FunctionTool]:
         """`write_file`, `read_file`, `list_files` and `add_note` as tools over this folder."""
@@ -179,7 +180,7 @@ class Workspace:
                 f"{_bytes(self.max_total_bytes)}"
             )
         if existing is None and len(found) >= self.max_files:
-            raise ToolInputError(f"the workspace already holds {self.max_files} files")
+            raise ToolInputError(f"the workspace already holds {plural(self.max_files, 'file')}")
 
     def _write(self, target: Path, data: bytes) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -205,5 +206,5 @@ def _encode(text: str, what: str) -> bytes:
 
 def _bytes(size: int) -> str:
     if size < 1024:
-        return f"{size} byte{'' if size == 1 else 's'}"
+        return plural(size, "byte")
     return f"{size / 1024:.1f} KiB"
