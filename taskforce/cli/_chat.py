@@ -13,6 +13,8 @@ from taskforce.cli._render import EventPrinter, approval_line
 from taskforce.cli._run import model_label, new_session_id
 from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
 from taskforce.cli._views import pending_of, read_state
+from taskforce.cli._workspace import demo_tools_on, run_tools, workspace_of
+from taskforce.plan.text import plural
 
 if TYPE_CHECKING:
     from taskforce.agent import LeanAgent
@@ -23,15 +25,16 @@ _LEAVE = frozenset({"/exit", "/quit", "exit", "quit"})
 
 
 async def _open(
-    settings: Settings, model: Model, printer: EventPrinter
+    settings: Settings, model: Model, printer: EventPrinter, session_id: str
 ) -> tuple[StateManager, LeanAgent]:
     from taskforce.agent import LeanAgent
     from taskforce.store import StateManager
 
     store = StateManager(settings.resolved_db_url())
     agent = LeanAgent(
-        model=model, state_manager=store, max_steps=settings.max_steps, on_event=printer
-    )
+        model=model, tools=run_tools(settings, session_id), state_manager=store,
+        max_steps=settings.max_steps, on_event=printer,
+    )  # fmt: skip
     return store, agent
 
 
@@ -52,8 +55,11 @@ def chat_command(settings: Settings, session: str | None) -> int:
         "Ctrl-D, Ctrl-C or /exit leaves; everything is saved as you go.",
         markup=False,
     )
+    if demo_tools_on(settings):
+        where = workspace_of(settings, session_id)
+        console.print(f"demo tools: calculator, notes, files in {where}", markup=False)
     with database_errors(settings.resolved_db_url()), asyncio.Runner() as runner:
-        store, agent = runner.run(_open(settings, model, printer))
+        store, agent = runner.run(_open(settings, model, printer, session_id))
         try:
             if _decide_pending(console, runner, agent, printer, session_id, waiting):
                 _converse(console, runner, agent, printer, session_id)
@@ -138,8 +144,8 @@ def _converse(
             console.print(f"error: {result.error}", style="red", markup=False)
         elif result.open_steps and str(getattr(result.status, "value", "")) == "max_steps":
             console.print(
-                f"(stopped after {result.steps} model calls with {len(result.open_steps)} "
-                "steps open; say “continue” to go on)",
+                f"(stopped after {plural(result.steps, 'model call')} with "
+                f"{plural(len(result.open_steps), 'step')} open; say “continue” to go on)",
                 style="dim",
                 markup=False,
             )

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from rich.console import Console
-
 from taskforce.cli._errors import database_errors
 from taskforce.cli._settings import Settings
+from taskforce.cli._tables import clip, table_console
+
+_OBJECTIVE_WIDTH = 60
 
 
 def plan_export_command(
@@ -61,7 +62,7 @@ def summary_command(settings: Settings, *, as_json: bool) -> None:
     from rich.table import Table
 
     data = summary.to_dict()
-    console = Console(highlight=False)
+    console = table_console()
     console.print(
         f"active {data['active_plans']} · paused {data['paused_plans']} · "
         f"completed today {data['completed_today']} · completed {data['completed_plans']} · "
@@ -71,14 +72,17 @@ def summary_command(settings: Settings, *, as_json: bool) -> None:
         return
     table = Table(header_style="bold")
     width = max(len(row["id"]) for row in data["plans"])
+    status_width = max(9, *(len(row["status"]) for row in data["plans"]))
+    # rich crops (rather than shortens) a no-wrap column that does not fit: size it here.
+    objective_width = max(12, min(_OBJECTIVE_WIDTH, console.width - width - status_width - 21))
     table.add_column("id", no_wrap=True, style="cyan", min_width=width)
-    table.add_column("objective", overflow="ellipsis", no_wrap=True, ratio=1, min_width=12)
+    table.add_column("objective", no_wrap=True, max_width=objective_width)
     table.add_column("status", no_wrap=True, min_width=9)
     table.add_column("progress", justify="right", no_wrap=True, min_width=8)
     for row in data["plans"]:
         table.add_row(
             row["id"],
-            row["objective"] or "—",
+            clip(" ".join(row["objective"].split()), objective_width) or "—",
             row["status"],
             f"{row['steps_done']}/{row['steps_total']}",
         )

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group, RenderableType
@@ -17,6 +16,7 @@ from rich.spinner import Spinner
 from rich.text import Text
 
 from taskforce.cli._checklist import checklist_text
+from taskforce.plan.checklist import parse_checklist
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -96,16 +96,27 @@ class EventPrinter:
         console: where to print.
         rich_output: render plans as Markdown and colour the lines.
         spinner: show a spinner while the model thinks (terminals only).
+        every_plan: print the plan after every change; if False, only when its steps
+            change (created, added, removed, reworded): status changes show in the
+            planner's own result lines, and the final plan is printed at the end.
     """
 
     def __init__(
-        self, console: Console, *, rich_output: bool = False, spinner: bool = False
+        self,
+        console: Console,
+        *,
+        rich_output: bool = False,
+        spinner: bool = False,
+        every_plan: bool = True,
     ) -> None:
         self._console = console
         self._rich = rich_output
         self._spinner = spinner
+        self._every_plan = every_plan
         self._status: Any = None
+        self._steps: list[str] | None = None
         self.last_plan: str | None = None
+        """The last plan printed (None: none yet)."""
 
     def __call__(self, event: AgentEvent) -> None:
         """Handle one event."""
@@ -117,17 +128,22 @@ class EventPrinter:
             ok, line = describe_result(data)
             self._line(f"{'←' if ok else '✗'} {line}", "dim" if ok else "red")
         elif kind == "plan_updated" and (markdown := plan_markdown(data)):
-            self.last_plan = markdown
-            if self._rich:
-                self._console.print(checklist_text(markdown))
-            else:
-                self._console.print("plan:\n" + markdown, markup=False, highlight=False)
+            self._plan(markdown)
         elif kind in ("approval_required", "resumed"):
             self._line(approval_line(kind, data), "yellow")
         elif kind == "error" and data.get("recovered"):  # a fatal one is reported at the end
             self._line(f"! {data.get('message') or data}", "yellow")
         if thinks_next(kind, data):
             self.thinking()
+
+    def _plan(self, markdown: str) -> None:
+        steps = [item.text for item in parse_checklist(markdown)]
+        if self._every_plan or steps != self._steps:
+            self._steps, self.last_plan = steps, markdown
+            if self._rich:
+                self._console.print(checklist_text(markdown))
+            else:
+                self._console.print("plan:\n" + markdown, markup=False, highlight=False)
 
     def thinking(self) -> None:
         """Show the spinner until the next event (terminals only)."""
@@ -149,15 +165,18 @@ class EventPrinter:
 
 
 class LiveView:
-    """A live terminal view: the checklist as it changes, recent tool calls, a spinner.
+    """A live terminal view: tool calls as lines that stay, the checklist and a spinner.
 
-    Use as a context manager around the run; pass the instance as `on_event`.
+    Each tool call, result, error and approval is printed above the live region as a
+    permanent line, so the log of the run stays on screen when it ends; only the
+    changing part (the checklist as it changes and the spinner) is redrawn, and it is
+    removed at the end (the final plan is printed with the answer). Use as a context
+    manager around the run; pass the instance as `on_event`.
     """
 
-    def __init__(self, console: Console, header: str = "", *, log_lines: int = 8) -> None:
+    def __init__(self, console: Console, header: str = "") -> None:
         self._header = header
         self._plan: str | None = None
-        self._log: deque[Text] = deque(maxlen=log_lines)
         self._thinking = True
         self._calls = 1
         self.tool_calls = 0
@@ -188,23 +207,29 @@ class LiveView:
             self._calls = int(data.get("step") or self._calls) + 1
         elif kind == "tool_call":
             self.tool_calls += 1
-            self._log.append(Text(f"→ {describe_call(data)}", style="cyan"))
+            self._keep(Text(f"→ {describe_call(data)}", style="cyan"))
         elif kind == "tool_result":
             ok, line = describe_result(data)
-            self._log.append(Text(f"  {'←' if ok else '✗'} {line}", style="dim" if ok else "red"))
+            self._keep(Text(f"  {'←' if ok else '✗'} {line}", style="dim" if ok else "red"))
         elif kind == "plan_updated":
             self._plan = plan_markdown(data) or self._plan
         elif kind == "error":
-            self._log.append(Text(f"! {data.get('message') or data}", style="yellow"))
+            self._keep(Text(f"! {data.get('message') or data}", style="yellow"))
         elif kind in ("approval_required", "resumed"):
-            self._log.append(Text(approval_line(kind, data), style="yellow"))
+            self._keep(Text(approval_line(kind, data), style="yellow"))
         self._live.update(self._render())
+
+    def _keep(self, line: Text) -> None:
+        """Print `line` above the live region, where it stays after the run."""
+        # rich's refresh thread redraws the region under this lock; printing under it
+        # too keeps the two from interleaving (a stale frame would be left on screen).
+        with self._live._lock:
+            self._live.console.print(line)
 
     def _render(self) -> RenderableType:
         plan = checklist_text(self._plan) if self._plan else Text("(no plan yet)", "dim")
         parts: list[RenderableType] = [
             Panel(plan, title="plan", title_align="left", border_style="blue"),
-            *self._log,
         ]
         if self._thinking:
             parts.append(Spinner("dots", Text(f" model thinking (call {self._calls})…", "dim")))

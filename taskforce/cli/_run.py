@@ -30,8 +30,10 @@ from taskforce.cli._errors import (
 from taskforce.cli._render import EventPrinter, LiveView
 from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
 from taskforce.cli._views import pending_of, waiting_line
+from taskforce.cli._workspace import demo_tools_on, files_line, run_tools, workspace_of
 from taskforce.errors import SessionNotFoundError, UserError
 from taskforce.models.offline import OFFLINE_LABEL
+from taskforce.plan.text import plural
 
 if TYPE_CHECKING:
     from taskforce.agent import AgentResult
@@ -83,8 +85,9 @@ async def execute(
         if resume and await store.load_state(session_id) is None:
             raise SessionNotFoundError(f"no session {session_id!r}")
         agent = LeanAgent(
-            model=model, state_manager=store, max_steps=settings.max_steps, on_event=on_event
-        )
+            model=model, tools=run_tools(settings, session_id), state_manager=store,
+            max_steps=settings.max_steps, on_event=on_event,
+        )  # fmt: skip
         if decision is not None:
             return await agent.resume(session_id, decision.approve, decision.note)
         result = await agent.execute(request, session_id=session_id)
@@ -146,7 +149,10 @@ def drive(
         console = Console(highlight=False, soft_wrap=True)
     header = f"taskforce · session {session_id} · model {model_label(settings, model)}"
     console.print(header, markup=False, style="bold" if live else None)
-    view = LiveView(console) if live else EventPrinter(console, rich_output=False)
+    if demo_tools_on(settings):
+        where = workspace_of(settings, session_id)
+        console.print(f"demo tools: calculator, notes, files in {where}", markup=False)
+    view = LiveView(console) if live else EventPrinter(console, every_plan=False)
     try:
         with database_errors(url), view if isinstance(view, LiveView) else nullcontext():
             job = execute(
@@ -161,15 +167,23 @@ def drive(
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    return report(console, result, live=live)
+    if demo_tools_on(settings) and (files := files_line(settings, session_id)) is not None:
+        console.print(files, markup=False)
+    shown = view.last_plan if isinstance(view, EventPrinter) else None
+    return report(console, result, live=live, plan_shown=shown)
 
 
 def _status(result: AgentResult) -> str:
     return str(getattr(result.status, "value", result.status))
 
 
-def report(console: Console, result: AgentResult, *, live: bool) -> int:
-    """Print the final answer, the plan and how to come back; return the exit code."""
+def report(
+    console: Console, result: AgentResult, *, live: bool, plan_shown: str | None = None
+) -> int:
+    """Print the final answer, the plan and how to come back; return the exit code.
+
+    The plan is left out when it is `plan_shown`, the plan as last printed.
+    """
     status = _status(result)
     if status == "failed" and result.steps == 0:
         raise failure(result)  # nothing ran (and nothing was kept): just say why
@@ -180,7 +194,8 @@ def report(console: Console, result: AgentResult, *, live: bool) -> int:
         console.print(Panel(plan, title="plan", title_align="left", border_style="blue"))
     else:
         console.print("answer:\n" + (result.final_message or "(no answer)"), markup=False)
-        console.print("plan:\n" + result.plan_markdown, markup=False)
+        if result.plan_markdown != plan_shown:
+            console.print("plan:\n" + result.plan_markdown, markup=False)
     sid = result.session_id
     console.print(f"session: {sid} · status: {status} · model calls: {result.steps}", markup=False)
     if status == "paused" and result.pending_approval is not None:
@@ -193,7 +208,7 @@ def report(console: Console, result: AgentResult, *, live: bool) -> int:
     )
     if status == "max_steps":
         raise fail(
-            f"stopped after {result.steps} model calls with steps open; continue with "
+            f"stopped after {plural(result.steps, 'model call')} with steps open; continue with "
             f"`taskforce run --session {sid}` (or raise --max-steps)",
             EXIT_MAX_STEPS,
         )

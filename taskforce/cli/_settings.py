@@ -48,6 +48,10 @@ class Settings:
     api_base: str | None = None
     max_steps: int = 30
     debug: bool = False
+    demo_tools: bool | None = None
+    """The demo tools: None means "with the offline model only"."""
+    workspace: str | None = None
+    """The demo tools' folder (None: one per session next to the database)."""
 
     @property
     def offline(self) -> bool:

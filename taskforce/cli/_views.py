@@ -10,11 +10,10 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
 from taskforce.cli._checklist import checklist_text
 from taskforce.cli._errors import EXIT_USAGE, database_errors, fail, shown_url
 from taskforce.cli._settings import Settings
+from taskforce.cli._tables import clip, table_console, text_console
 from taskforce.errors import SchemaVersionError, SessionNotFoundError
 
 if TYPE_CHECKING:
@@ -86,7 +85,7 @@ def _summary_json(row: SessionSummary) -> dict[str, Any]:
     return {
         "session_id": row.session_id,
         "title": row.title,
-        "status": row.status,
+        "status": _status(row),
         "steps_done": row.steps_done,
         "steps_total": row.steps_total,
         "created_at": row.created_at.isoformat(),
@@ -96,15 +95,6 @@ def _summary_json(row: SessionSummary) -> dict[str, Any]:
 
 
 _MISSION_WIDTH = 60
-
-
-def _clip(text: str, width: int) -> str:
-    """`text` cut to `width` characters with an ellipsis (rich crops, not clips, no_wrap cells)."""
-    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
-
-
-def _tty() -> bool:
-    return Console().is_terminal
 
 
 def _when(moment: datetime) -> str:
@@ -120,7 +110,7 @@ def sessions_command(settings: Settings, *, limit: int, offset: int, as_json: bo
         listed = [_summary_json(r) | _waiting_json(waiting.get(r.session_id)) for r in rows]
         print(json.dumps(listed, indent=2, ensure_ascii=False))
         return
-    console = Console(highlight=False, width=None if _tty() else 120)
+    console = table_console()
     if not rows:
         where = "here" if offset else "yet"
         console.print(f'No sessions {where}. Start one with: taskforce run "your mission"')
@@ -139,8 +129,8 @@ def sessions_command(settings: Settings, *, limit: int, offset: int, as_json: bo
     for row in rows:
         table.add_row(
             row.session_id,
-            _clip(" ".join((row.title or "").split()), mission_width) or "—",
-            _status_cell(row.status, waiting.get(row.session_id)),
+            clip(" ".join((row.title or "").split()), mission_width) or "—",
+            _status_cell(_status(row), waiting.get(row.session_id)),
             f"{row.steps_done}/{row.steps_total}",
             _when(row.updated_at),
         )
@@ -167,9 +157,16 @@ def _waiting_json(preview: str | None) -> dict[str, Any]:
     return {"waiting_for_approval": preview} if preview else {}
 
 
-def _status_cell(status: str | None, waiting: str | None) -> str:
+def _status(row: SessionSummary) -> str:
+    """The stored status, or (sessions made by a bare planner) the plan's: as the dashboard."""
+    from taskforce.documents.dashboard import session_status
+
+    return session_status(row.status, row.steps_done, row.steps_total)
+
+
+def _status_cell(status: str, waiting: str | None) -> str:
     """The status; for a paused session also what waits (cut to fit the column)."""
-    return f"{status}: {waiting}" if status and waiting else status or "—"
+    return f"{status}: {waiting}" if waiting else status
 
 
 def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json: bool) -> None:
@@ -177,7 +174,7 @@ def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json
     if raw and as_json:
         raise fail("choose one of --raw and --json", EXIT_USAGE)
     state = read_state(settings.resolved_db_url(), session_id)
-    console = Console(highlight=False)
+    console = text_console()
     if as_json:
         print(json.dumps(state, indent=2, ensure_ascii=False, default=str))
         return
@@ -195,6 +192,10 @@ def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json
     if status == "paused" and isinstance(pending, dict):
         console.print(waiting_line(session_id, pending), markup=False, style="yellow")
     console.print(checklist_text(markdown))
+    from taskforce.cli._workspace import files_line
+
+    if (files := files_line(settings, session_id)) is not None:
+        console.print(files, markup=False, style="dim")
 
 
 def db_upgrade_command(settings: Settings) -> None:

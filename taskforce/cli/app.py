@@ -15,8 +15,20 @@ import typer
 
 from taskforce.cli._errors import EXIT_CODES_HELP, EXIT_USAGE, fail, reporting
 from taskforce.cli._eval_command import eval_command
-from taskforce.cli._options import ApiBaseOpt, ModelOpt, PlainOpt
-from taskforce.cli._settings import Settings
+from taskforce.cli._options import (
+    ApiBaseOpt,
+    DbOpt,
+    DemoToolsOpt,
+    MaxStepsOpt,
+    ModelOpt,
+    NoteOpt,
+    PlainOpt,
+    SessionArg,
+    SessionOpt,
+    WorkspaceOpt,
+    settings_of,
+)
+from taskforce.cli._sessions_app import sessions_app
 
 app = typer.Typer(
     name="taskforce",
@@ -29,26 +41,10 @@ app = typer.Typer(
 )
 plan_app = typer.Typer(help="Show, export and import plans.", no_args_is_help=True)
 db_app = typer.Typer(help="Manage the database schema (Alembic migrations).", no_args_is_help=True)
+app.add_typer(sessions_app, name="sessions")
 app.add_typer(plan_app, name="plan")
 app.add_typer(db_app, name="db")
 app.command("eval")(eval_command)
-
-SessionOpt = Annotated[
-    str | None,
-    typer.Option("--session", "-s", help="Continue this session (see `taskforce sessions`)."),
-]
-DbOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        envvar="TASKFORCE_DB_URL",
-        help="Database URL (sqlite+aiosqlite:///file.db, postgresql+asyncpg://...). "
-        "Default: an SQLite file in the user data directory.",
-    ),
-]
-MaxStepsOpt = Annotated[
-    int, typer.Option("--max-steps", min=1, max=1000, help="Most model calls per request.")
-]
 
 
 @app.callback()
@@ -60,18 +56,6 @@ def _root(
     ] = False,
 ) -> None:
     ctx.obj = debug
-
-
-def _make_settings(
-    ctx: typer.Context,
-    db: str | None,
-    model: str | None = None,
-    api_base: str | None = None,
-    max_steps: int = 30,
-) -> Settings:
-    return Settings(
-        db_url=db, model=model, api_base=api_base, max_steps=max_steps, debug=bool(ctx.obj)
-    )
 
 
 @app.command()
@@ -86,23 +70,19 @@ def run(
     api_base: ApiBaseOpt = None,
     db: DbOpt = None,
     max_steps: MaxStepsOpt = 30,
-    plain: Annotated[
-        bool, typer.Option("--plain", help="Plain lines instead of the live view.")
-    ] = False,
+    plain: PlainOpt = False,
+    demo_tools: DemoToolsOpt = None,
+    workspace: WorkspaceOpt = None,
 ) -> None:
-    """Run a mission with the agent; show the checklist live; print the answer and plan."""
-    settings = _make_settings(ctx, db, model, api_base, max_steps)
+    """Run a mission with the agent; show the tool calls and the checklist; the answer."""
+    settings = settings_of(
+        ctx, db, model, api_base, max_steps, demo_tools=demo_tools, workspace=workspace
+    )
     with reporting(settings.debug):
         from taskforce.cli._run import run_command
 
         code = run_command(settings, mission, session, plain=plain)
     raise typer.Exit(code)
-
-
-NoteOpt = Annotated[
-    str | None, typer.Option("--note", "-n", help="Why: shown to the model with the decision.")
-]
-SessionArg = Annotated[str, typer.Argument(help="A paused session (see `taskforce sessions`).")]
 
 
 def _decide(
@@ -115,8 +95,12 @@ def _decide(
     db: str | None,
     max_steps: int,
     plain: bool,
+    demo_tools: bool | None,
+    workspace: str | None,
 ) -> None:
-    settings = _make_settings(ctx, db, model, api_base, max_steps)
+    settings = settings_of(
+        ctx, db, model, api_base, max_steps, demo_tools=demo_tools, workspace=workspace
+    )
     with reporting(settings.debug):
         from taskforce.cli._run import decide_command
 
@@ -134,9 +118,11 @@ def approve(
     db: DbOpt = None,
     max_steps: MaxStepsOpt = 30,
     plain: PlainOpt = False,
+    demo_tools: DemoToolsOpt = None,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Approve the call a paused session waits for; it runs and the mission continues."""
-    _decide(ctx, session, True, note, model, api_base, db, max_steps, plain)
+    _decide(ctx, session, True, note, model, api_base, db, max_steps, plain, demo_tools, workspace)
 
 
 @app.command()
@@ -149,9 +135,11 @@ def reject(
     db: DbOpt = None,
     max_steps: MaxStepsOpt = 30,
     plain: PlainOpt = False,
+    demo_tools: DemoToolsOpt = None,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Reject the call a paused session waits for; the model is told (with --note) and replans."""
-    _decide(ctx, session, False, note, model, api_base, db, max_steps, plain)
+    _decide(ctx, session, False, note, model, api_base, db, max_steps, plain, demo_tools, workspace)
 
 
 @app.command()
@@ -162,44 +150,21 @@ def chat(
     api_base: ApiBaseOpt = None,
     db: DbOpt = None,
     max_steps: MaxStepsOpt = 30,
+    demo_tools: DemoToolsOpt = None,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Talk with the agent; the checklist is shown after every plan change.
 
     Ctrl-C or Ctrl-D (EOF) leaves; everything is already saved.
     """
-    settings = _make_settings(ctx, db, model, api_base, max_steps)
+    settings = settings_of(
+        ctx, db, model, api_base, max_steps, demo_tools=demo_tools, workspace=workspace
+    )
     with reporting(settings.debug):
         from taskforce.cli._chat import chat_command
 
         code = chat_command(settings, session)
     raise typer.Exit(code)
-
-
-@app.command()
-def sessions(
-    ctx: typer.Context,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Rows to show.")] = 50,
-    offset: Annotated[int, typer.Option("--offset", min=0, help="Rows to skip.")] = 0,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="A JSON list instead of a table.")
-    ] = False,
-    summary: Annotated[
-        bool,
-        typer.Option("--summary", help="Dashboard: active, paused, completed today, per plan."),
-    ] = False,
-    db: DbOpt = None,
-) -> None:
-    """List sessions, newest first: id, mission, status, progress, last update."""
-    settings = _make_settings(ctx, db)
-    with reporting(settings.debug):
-        if summary:
-            from taskforce.cli._documents import summary_command
-
-            summary_command(settings, as_json=as_json)
-            return
-        from taskforce.cli._views import sessions_command
-
-        sessions_command(settings, limit=limit, offset=offset, as_json=as_json)
 
 
 @plan_app.command("show")
@@ -211,7 +176,7 @@ def plan_show(
     db: DbOpt = None,
 ) -> None:
     """Show a session's plan as a rendered checklist."""
-    settings = _make_settings(ctx, db)
+    settings = settings_of(ctx, db)
     with reporting(settings.debug):
         from taskforce.cli._views import plan_show_command
 
@@ -232,7 +197,7 @@ def plan_export(
     db: DbOpt = None,
 ) -> None:
     """Export a plan as Plan.md (frontmatter, objective, steps, execution log)."""
-    settings = _make_settings(ctx, db)
+    settings = settings_of(ctx, db)
     with reporting(settings.debug):
         if (session is None) == (all_to is None):
             raise fail("give a SESSION or --all DIR (not both)", EXIT_USAGE)
@@ -252,7 +217,7 @@ def plan_import(
     db: DbOpt = None,
 ) -> None:
     """Create a session from a Plan.md file; prints the session id."""
-    settings = _make_settings(ctx, db)
+    settings = settings_of(ctx, db)
     with reporting(settings.debug):
         from taskforce.cli._documents import plan_import_command
 
@@ -277,7 +242,7 @@ def mcp_command(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8765,
 ) -> None:
     """Serve the planner over MCP (stdio by default), so any MCP client can plan with it."""
-    settings = _make_settings(ctx, db)
+    settings = settings_of(ctx, db)
     with reporting(settings.debug):
         from taskforce.mcp import run_server
 
@@ -287,7 +252,7 @@ def mcp_command(
 @db_app.command("upgrade")
 def db_upgrade(ctx: typer.Context, db: DbOpt = None) -> None:
     """Create the tables or migrate them to this version's schema."""
-    settings = _make_settings(ctx, db)
+    settings = settings_of(ctx, db)
     with reporting(settings.debug):
         from taskforce.cli._views import db_upgrade_command
 
@@ -297,7 +262,7 @@ def db_upgrade(ctx: typer.Context, db: DbOpt = None) -> None:
 @db_app.command("current")
 def db_current(ctx: typer.Context, db: DbOpt = None) -> None:
     """Show the database URL and its schema revision."""
-    settings = _make_settings(ctx, db)
+    settings = settings_of(ctx, db)
     with reporting(settings.debug):
         from taskforce.cli._views import db_current_command
 
@@ -314,7 +279,7 @@ def db_downgrade(
     db: DbOpt = None,
 ) -> None:
     """Migrate the schema down to REVISION (for rolling back an upgrade)."""
-    settings = _make_settings(ctx, db)
+    settings = settings_of(ctx, db)
     with reporting(settings.debug):
         from taskforce.cli._views import db_downgrade_command
 

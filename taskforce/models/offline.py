@@ -55,7 +55,7 @@ _SMALL_TALK = re.compile(
 def _parse_checklist(output: str) -> list[PlanStep]:
     """The steps of a rendered checklist (the planner's `output`), by the one parser."""
     return [
-        PlanStep(item.number or n, item.text, item.status, item.note or "")
+        PlanStep(item.number or n, item.text, item.status, item.note or "", item.requires_approval)
         for n, item in enumerate(parse_checklist(output), start=1)
     ]
 
@@ -250,10 +250,12 @@ def _work_on(
         note = f"could not infer arguments for {tool} from the step text"
         return _mark(call_no, step.number, StepStatus.FAILED, note)
     reply = _call(call_no, tool, args, tag)
-    if step.status is StepStatus.PENDING:  # start the step and run its tool in one reply
-        start = _mark(call_no, step.number, StepStatus.IN_PROGRESS, None)
-        return ModelResponse(None, start.tool_calls + reply.tool_calls)
-    return reply
+    if step.status is not StepStatus.PENDING:
+        return reply
+    start = _mark(call_no, step.number, StepStatus.IN_PROGRESS, None)
+    if step.needs_approval:  # starting it waits for a human; the tool runs after
+        return start
+    return ModelResponse(None, start.tool_calls + reply.tool_calls)  # start it and run it
 
 
 def _params(spec: dict[str, Any]) -> dict[str, Any]:

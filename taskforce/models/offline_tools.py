@@ -54,6 +54,7 @@ _DOCUMENTS = re.compile(
     re.I,
 )
 _ARTICLES = re.compile(r"^(?:(?:the|a|an|our|my|your|their|this|that|some|up)\s+)+", re.I)
+_LIST_ITEM = re.compile(r"(?:[-*+\u2022]|\(?\d{1,3}[.)]|step\s+\d{1,3}\s*[:.)-])\s", re.I)
 _STOP = re.compile(r"\b(?:to|for|with|in|into|on|about|and|from|as|at|by|of)\b", re.I)
 
 
@@ -69,6 +70,7 @@ class PlanStep:
     text: str
     status: StepStatus
     note: str
+    needs_approval: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +122,7 @@ def report(steps: Sequence[PlanStep]) -> str:
         why = "no tool fits" if all(s.note == NO_TOOL_NOTE for s in skipped) else "see the plan"
         lines += ["", f"Skipped ({why}): {shown}."]
     if any(s.note == NO_TOOL_NOTE for s in skipped):
-        lines.append("An LLM (--model) can do such steps, or a tool you add that fits them.")
+        lines += ["", "An LLM (--model) can do such steps, or a tool you add that fits them."]
     return "\n".join(lines)
 
 
@@ -192,7 +194,7 @@ def _file_args(text: str, name: str, mission: str, earlier: Sequence[Earlier]) -
     stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     lines = [f"# {stem.replace('-', ' ').replace('_', ' ').capitalize()}", ""]
     context = next((line.strip() for line in mission.splitlines() if line.strip()), "")
-    context = context.rstrip(":").strip()
+    context = "" if _LIST_ITEM.match(context) else context.rstrip(":").strip()
     if context and context.casefold() != text.casefold():
         lines += [context[:300], ""]
     lines += [f"Step: {text}", ""]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -18,10 +19,10 @@ from tests.cli.conftest import TASKFORCE, Invoke, run_bin
 
 TASKS = [
     {"description": "Draft the post"},
-    {"description": "Publish the post", "depends_on": [1], "requires_approval": True},
+    {"description": "Write the post to post.md", "depends_on": [1], "requires_approval": True},
     {"description": "Tell the team"},
 ]
-PREVIEW = "mark done plan step 2. Publish the post"
+PREVIEW = "start plan step 2. Write the post to post.md"
 
 
 def prepare(db_url: str, session_id: str, *, paused: bool) -> None:
@@ -31,7 +32,7 @@ def prepare(db_url: str, session_id: str, *, paused: bool) -> None:
         call("planner", action="mark_done", step_index=[1]),
     ]
     if paused:
-        script.append(call("planner", action="mark_done", step_index=[2]))
+        script.append(call("planner", action="mark_done", step_index=[2], status="IN_PROGRESS"))
 
     async def go() -> AgentStatus:
         async with StateManager(db_url) as store:
@@ -96,7 +97,7 @@ def test_reject_tells_the_model_and_the_run_goes_on(cli: Invoke, db_url: str) ->
     before = stored(db_url, "rej")
     assert before["status"] == "paused"
     pending = before["pending_approval"]
-    assert isinstance(pending, dict) and "note" in pending["arguments"]
+    assert isinstance(pending, dict) and pending["arguments"]["status"] == "IN_PROGRESS"
 
     async def messages() -> list[dict[str, object]]:
         async with StateManager(db_url) as store:
@@ -113,7 +114,7 @@ def test_sessions_lists_paused_with_what_waits(cli: Invoke, db_url: str) -> None
     table = cli("sessions")
     assert table.exit_code == 0
     row = next(line for line in table.output.splitlines() if "wait-1" in line)
-    assert "paused: mark done plan step 2" in row
+    assert "paused: start plan step 2" in row
     listed = json.loads(cli("sessions", "--json").output)
     assert listed[0]["status"] == "paused"
     assert listed[0]["waiting_for_approval"] == PREVIEW
@@ -149,7 +150,9 @@ def test_pause_and_approval_across_real_processes(db_url: str) -> None:
     assert "Traceback" not in approved.stderr
     done = json.loads(run_bin(["plan", "show", "proc", "--json"], db_url).stdout)
     assert done["status"] == "completed" and done["approved_steps"] == ["s2"]
-    assert [t["status"] for t in done["plan"]["tasks"]] == ["DONE", "DONE", "DONE"]
+    # the approved step ran its tool (the post is written); no tool fits step 3
+    assert [t["status"] for t in done["plan"]["tasks"]] == ["DONE", "DONE", "SKIPPED"]
+    assert (Path(db_url.split(":///", 1)[1]).parent / "workspaces" / "proc" / "post.md").exists()
 
 
 def test_chat_asks_for_the_waiting_approval(cli: Invoke, db_url: str) -> None:

@@ -99,7 +99,20 @@ def test_live_view_shows_plan_calls_and_spinner() -> None:
         frame.print(view._render())
         text = frame.file.getvalue()  # type: ignore[attr-defined]
     assert "taskforce · session s1" in text
-    assert "▶ 2. Write (in progress)" in text and "→ planner mark_done" in text
+    assert "▶ 2. Write (in progress)" in text
     assert "thinking (call 2)" in text  # after a tool result the model is asked next
     assert view.tool_calls == 1 and view.last_plan == PLAN
     assert "\x1b[" in out.getvalue()  # it really drew on the (forced) terminal
+    # the calls are not part of the redrawn region: they were printed above it, for good
+    assert "→ planner" not in text and "→ planner mark_done" in out.getvalue()
+
+
+def test_plain_printer_shows_the_plan_when_its_steps_change() -> None:
+    out = io.StringIO()
+    printer = EventPrinter(Console(file=out, width=200, soft_wrap=True), every_plan=False)
+    made = "- [ ] 1. A\n- [ ] 2. B"
+    for plan in (made, "- [ ] 1. A (in progress)\n- [ ] 2. B", "- [x] 1. A\n- [ ] 2. B"):
+        printer(AgentEvent(EventKind.PLAN_UPDATED, {"markdown": plan}))
+    assert out.getvalue().count("plan:") == 1 and printer.last_plan == made  # status only
+    printer(AgentEvent(EventKind.PLAN_UPDATED, {"markdown": "- [x] 1. A\n- [ ] 2. C"}))
+    assert out.getvalue().count("plan:") == 2  # a step reworded: shown again

@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 
 from taskforce.agent import LeanAgent
+from taskforce.agent.session import MemoryStore
 from taskforce.models import offline_tools
 from taskforce.models.offline import NO_TOOL_NOTE, OfflineModel
 from taskforce.models.offline_tools import Earlier, arithmetic, fit
+from taskforce.testing import ScriptedModel, call, reply
 from taskforce.tools.demo import DEMO_TOOL_NAMES, demo_tools
 
 ALL = set(DEMO_TOOL_NAMES)
@@ -124,3 +126,23 @@ async def test_a_tool_error_fails_the_step_with_the_reason(tmp_path: Path) -> No
     assert tasks[0]["note"] == "calculator: division by zero"
     assert "1 of 2 steps done, 1 failed" in result.final_message
     assert "- step 1, Work out 1 / 0 + 1: calculator: division by zero" in result.final_message
+
+
+async def test_a_step_that_needs_approval_runs_its_tool_only_after_a_yes(tmp_path: Path) -> None:
+    store = MemoryStore()
+    tasks = [{"description": "Write the summary to summary.md", "requires_approval": True}]
+    script = ScriptedModel([call("planner", action="create_plan", tasks=tasks), reply("-")])
+    first = LeanAgent(script, state_manager=store, max_steps=1, plan_first=False)
+    await first.execute("Summarise", session_id="gated")
+    agent = LeanAgent(OfflineModel(), tools=demo_tools(tmp_path / "ws"), state_manager=store)
+    paused = await agent.execute("Summarise", session_id="gated")
+    assert paused.status.value == "paused"
+    assert paused.pending_approval is not None
+    assert (
+        paused.pending_approval["preview"] == "start plan step 1. Write the summary to summary.md"
+    )
+    assert not (tmp_path / "ws" / "summary.md").exists()  # nothing ran before the yes
+    done = await agent.resume("gated", approve=True)
+    assert done.status.value == "completed"
+    assert (tmp_path / "ws" / "summary.md").exists()
+    assert "step 1, write_file: wrote summary.md" in done.final_message
