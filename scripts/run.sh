@@ -13,10 +13,13 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export LITELLM_LOCAL_MODEL_COST_MAP=True
 
-DEMO='Prepare a small team offsite:
-1. List three possible dates
-2. Draft the agenda, then share it with the team
-3. Book a room and confirm the catering'
+# The offline model does each step with a built-in demo tool where one fits (calculator,
+# notes, files in the session's workspace folder) and skips, saying so, the one none fits.
+DEMO='Prepare a team offsite for 8 people:
+1. Work out the food budget: 8 * 45 + 120
+2. Note the venue options: Lakeside Hall or the Old Mill
+3. Write the agenda to agenda.md
+4. Book the venue'
 mission=${1:-$DEMO}
 [ $# -gt 0 ] && shift
 
