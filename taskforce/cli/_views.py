@@ -14,6 +14,7 @@ from taskforce.cli._checklist import checklist_text
 from taskforce.cli._errors import EXIT_USAGE, database_errors, fail, shown_url
 from taskforce.cli._settings import Settings
 from taskforce.cli._tables import clip, table_console, text_console
+from taskforce.documents.dashboard import session_status
 from taskforce.errors import SchemaVersionError, SessionNotFoundError
 
 if TYPE_CHECKING:
@@ -159,8 +160,6 @@ def _waiting_json(preview: str | None) -> dict[str, Any]:
 
 def _status(row: SessionSummary) -> str:
     """The stored status, or (sessions made by a bare planner) the plan's: as the dashboard."""
-    from taskforce.documents.dashboard import session_status
-
     return session_status(row.status, row.steps_done, row.steps_total)
 
 
@@ -184,7 +183,8 @@ def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json
         return
     title = " ".join(str(state.get("title") or state.get("mission") or "").split())
     done, total = progress(state)
-    status = state.get("status") or "—"
+    stored = state.get("status")
+    status = session_status(stored, done, total)
     console.print(f"[bold]{session_id}[/bold] · {status} · {done}/{total} done")
     if title:
         console.print(title, markup=False, style="italic")

@@ -41,3 +41,5 @@ def test_one_status_in_every_listing(cli: Invoke, db_url: str) -> None:
     for sid, status in listed.items():
         assert f" {status} " in next(line for line in board.splitlines() if f" {sid} " in line)
     assert summary["completed_plans"] == 1 and summary["active_plans"] == 3
+    shown = cli("plan", "show", "half").stdout.splitlines()[0]
+    assert shown == "half · running · 1/2 done"  # and the session's own view agrees

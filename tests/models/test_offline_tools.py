@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from taskforce.agent import LeanAgent
-from taskforce.agent.session import MemoryStore
 from taskforce.models import offline_tools
 from taskforce.models.offline import NO_TOOL_NOTE, OfflineModel
 from taskforce.models.offline_tools import Earlier, arithmetic, fit
+from taskforce.store import MemoryStore
 from taskforce.testing import ScriptedModel, call, reply
 from taskforce.tools.demo import DEMO_TOOL_NAMES, demo_tools
 
