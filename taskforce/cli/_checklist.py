@@ -27,30 +27,32 @@ _MARKS = {
 def checklist_text(plan: Plan | str) -> Text:
     """A plan, or its rendered checklist: a coloured mark per step (✔ done, ▶ in progress)."""
     out = Text()
-    for status, text in _lines(plan):
+    for indent, status, text in _lines(plan):
         if status is None:
             out.append(text + "\n")
             continue
         if status is StepStatus.SKIPPED:
             text = text.replace("~~", "")
         mark, style = _MARKS[status]
+        out.append(indent)
         out.append(f"{mark} ", style=style or None)
         out.append(text + "\n", style=style or None)
     out.rstrip()
     return out
 
 
-def _lines(plan: Plan | str) -> Iterator[tuple[StepStatus | None, str]]:
-    """(status, text after the box) per line; a line that is no step has no status."""
+def _lines(plan: Plan | str) -> Iterator[tuple[str, StepStatus | None, str]]:
+    """(indent, status, text after the box) per line; a line that is no step has no status."""
     if isinstance(plan, Plan):
         if not plan.steps:
-            yield None, plan.render()
+            yield "", None, plan.render()
         for step in checklist(plan, escape=str):
-            yield step.status, f"{step.number}. {step.text}"
+            yield "  " * step.depth, step.status, f"{step.number}. {step.text}"
         return
     for line in plan.splitlines():
         item = parse_checklist(line)
         if item:
-            yield item[0].status, html.unescape(line.partition("]")[2].strip())
+            indent = line[: len(line) - len(line.lstrip())]
+            yield indent, item[0].status, html.unescape(line.partition("]")[2].strip())
         else:
-            yield None, line
+            yield "", None, line

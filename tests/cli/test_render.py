@@ -62,6 +62,10 @@ def test_checklist_text_of_a_plan_colours_its_steps_as_the_text_does() -> None:
     plan = plan.with_status([3], StepStatus.FAILED, "boom").with_status([2], StepStatus.IN_PROGRESS)
     assert checklist_text(plan).plain.splitlines() == checklist_text(PLAN).plain.splitlines()
     assert checklist_text(Plan()).plain == "No active plan."
+    nested = Plan().replaced(["Build", {"description": "Pages", "parent": 1}])
+    expected = ["○ 1. Build (0/1 done)", "  ○ 2. Pages"]
+    assert checklist_text(nested).plain.splitlines() == expected
+    assert checklist_text(nested.render()).plain.splitlines() == expected
     marks = [span.style for span in checklist_text(plan).spans]
     assert "green" in marks and "red" in marks and "bold yellow" in marks
 
