@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from taskforce.errors import StateCorruptError, StatePayloadError
+from taskforce.plan.step import StepStatus
 from taskforce.plan.text import scrub
 
 TITLE_MAX = 200
@@ -251,7 +252,7 @@ def encode_state(state: Any, memo: Memo | None = None) -> EncodedState:
     return EncodedState(data, plan_meta, steps, title, status, done, size, new_memo)
 
 
-_FINISHED = frozenset({"DONE", "SKIPPED"})
+_FINISHED = frozenset(s.value for s in StepStatus if s.is_finished)
 
 
 def decode_state(
