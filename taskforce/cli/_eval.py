@@ -16,6 +16,7 @@ from rich.table import Table
 
 from taskforce.cli._settings import _key_var, missing_key
 from taskforce.errors import ConfigurationError
+from taskforce.plan.text import plural
 
 if TYPE_CHECKING:
     from taskforce.evals import EvalResult, Progress, Summary
@@ -134,7 +135,7 @@ def run_eval(options: EvalOptions, console: Console) -> int:
                 meta=meta,
             )
         )
-    console.print(f"{result.ran} run(s) made, {result.reused} found in {options.results}")
+    console.print(f"{plural(result.ran, 'run')} made, {result.reused} found in {options.results}")
     summary_table(result.summary, console)
     if options.json_path is not None:
         write_json(result, options.json_path)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from taskforce.evals.record import RunRecord
 from taskforce.evals.summary import ArmSummary, Summary, summarize
+from taskforce.plan.text import plural
 
 __all__ = ["render_report"]
 
@@ -45,7 +46,7 @@ def _arm_rows(arms: Sequence[ArmSummary], label: str = "") -> list[str]:
         rows.append(
             f"| {label}{a.suite} | {a.arm} | {a.solved}/{a.runs} ({_pct(a.rate)}, "
             f"{_pct(a.low)}-{_pct(a.high)}) | {a.false_completions} | {a.no_work_ticks} "
-            f"({a.runs_with_no_work_ticks} runs) | {a.crashes} | {a.overflows} | "
+            f"({plural(a.runs_with_no_work_ticks, 'run')}) | {a.crashes} | {a.overflows} | "
             f"{a.turns / per:.1f} | {a.input_tokens // per:,} | {_pct(a.planning_share)} | "
             f"{a.seconds / per:.0f} s |"
         )

@@ -27,7 +27,7 @@ def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> N
     args = ["eval", "--model", "reference", "--limit", "3", "--results", str(results)]
     first = cli(*args, "--json", str(out), "--report", str(report), "--baseline", str(results))
     assert first.exit_code == 0, first.output
-    assert "6 run(s) made, 0 found" in first.stdout
+    assert "6 runs made, 0 found" in first.stdout
     assert "builtin:planner vs builtin:none: both 3" in first.stdout
     data = json.loads(out.read_text())
     assert [a["solved"] for a in data["summary"]["arms"]] == [3, 3]
@@ -36,7 +36,7 @@ def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> N
     assert "## Baseline" in text and "| builtin | planner | 3/3" in text
     assert text[text.index("## Current") :].startswith("## Current\n\nNot recorded yet.")
     again = cli(*args)
-    assert again.exit_code == 0 and "0 run(s) made, 6 found" in again.stdout
+    assert again.exit_code == 0 and "0 runs made, 6 found" in again.stdout
     report.unlink()
     only = cli("eval", "--report-only", "--report", str(report), "--results", str(results),
                "--suite", "nope")  # fmt: skip

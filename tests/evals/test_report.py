@@ -25,6 +25,7 @@ async def test_baseline_current_and_ablation(tmp_path: Path) -> None:
     current = text[text.index("## Current") : text.index("## Ablation")]
     ablation = text[text.index("## Ablation") :]
     assert "| small | none | 0/2 (0%, 0%-66%) | 2 |" in baseline  # 2 false completions
+    assert "| 2 | 0 (0 runs) |" in baseline  # no-work ticks, and the runs they were in
     assert "setup: `scripted`" in baseline
     assert "| small | planner | 2/2 (100%" in current and "strict" in current
     assert "small:planner | small:none | 2 | 2 | 0 | 0 | 0 |" in current

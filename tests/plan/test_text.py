@@ -93,3 +93,17 @@ def test_scrub_replaces_lone_surrogates_and_joins_pairs() -> None:
     assert scrub_data(data) == {"k\ufffd": ["a", "\ufffd", 3, None], "ok": "fine"}
     clean = {"a": ["b", 1]}
     assert scrub_data(clean) is clean  # nothing to replace: nothing copied
+
+
+@pytest.mark.parametrize(
+    ("count", "noun", "nouns", "text"),
+    [
+        (1, "step", None, "1 step"),
+        (0, "step", None, "0 steps"),
+        (3, "run", None, "3 runs"),
+        (1, "step was", "steps were", "1 step was"),
+        (2, "step was", "steps were", "2 steps were"),
+    ],
+)
+def test_plural(count: int, noun: str, nouns: str | None, text: str) -> None:
+    assert text_module.plural(count, noun, nouns) == text
