@@ -20,6 +20,7 @@ from typing import Any
 
 from taskforce.plan.step import StepStatus
 from taskforce.plan.text import plural
+from taskforce.planning.split import list_items
 
 CALCULATOR = "calculator"
 WRITE_FILE = "write_file"
@@ -54,7 +55,6 @@ _DOCUMENTS = re.compile(
     re.I,
 )
 _ARTICLES = re.compile(r"^(?:(?:the|a|an|our|my|your|their|this|that|some|up)\s+)+", re.I)
-_LIST_ITEM = re.compile(r"(?:[-*+\u2022]|\(?\d{1,3}[.)]|step\s+\d{1,3}\s*[:.)-])\s", re.I)
 _STOP = re.compile(r"\b(?:to|for|with|in|into|on|about|and|from|as|at|by|of)\b", re.I)
 
 
@@ -194,7 +194,7 @@ def _file_args(text: str, name: str, mission: str, earlier: Sequence[Earlier]) -
     stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     lines = [f"# {stem.replace('-', ' ').replace('_', ' ').capitalize()}", ""]
     context = next((line.strip() for line in mission.splitlines() if line.strip()), "")
-    context = "" if _LIST_ITEM.match(context) else context.rstrip(":").strip()
+    context = "" if list_items(context) else context.rstrip(":").strip()  # not an item
     if context and context.casefold() != text.casefold():
         lines += [context[:300], ""]
     lines += [f"Step: {text}", ""]

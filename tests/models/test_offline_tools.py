@@ -66,6 +66,15 @@ def test_fit_writes_files_named_by_the_step(step: str, name: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "mission", ["1. Draft the memo\n2. Send it", "- Draft the memo", "Step 1: x"]
+)
+def test_a_mission_that_starts_with_its_list_gives_the_file_no_context_line(mission: str) -> None:
+    tool, args = fit("Draft the memo", 1, ALL, mission, []) or ("", {})
+    assert tool == "write_file"
+    assert args["content"].split("\n")[:4] == ["# Memo", "", "Step: Draft the memo", ""]
+
+
+@pytest.mark.parametrize(
     "step",
     [
         "Book the venue",
