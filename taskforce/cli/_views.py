@@ -16,6 +16,7 @@ from taskforce.cli._settings import Settings
 from taskforce.cli._tables import clip, table_console, text_console
 from taskforce.documents.dashboard import session_status
 from taskforce.errors import SchemaVersionError, SessionNotFoundError
+from taskforce.plan.step import StepStatus
 
 if TYPE_CHECKING:
     from taskforce.store import SessionSummary
@@ -38,7 +39,8 @@ def checklist(state: dict[str, Any]) -> str:
 def progress(state: dict[str, Any]) -> tuple[int, int]:
     """(done or skipped, total) plan steps of a session state."""
     tasks = _tasks(state)
-    done = sum(str(t.get("status", "")).upper() in ("DONE", "SKIPPED") for t in tasks)
+    finished = {s.value for s in StepStatus if s.is_finished}
+    done = sum(str(t.get("status", "")).upper() in finished for t in tasks)
     return done, len(tasks)
 
 
