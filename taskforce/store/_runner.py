@@ -237,4 +237,6 @@ class Runner:
 
         if action is not None:
             self._ready = False
-        await self.transact(body, write=True)
+        _, cancelled = await self.transact(body, write=True)
+        if cancelled:  # the migration landed whole; the caller's cancellation now applies
+            raise asyncio.CancelledError("taskforce: the schema migration was committed")
