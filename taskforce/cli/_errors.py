@@ -65,12 +65,9 @@ def describe(exc: BaseException) -> tuple[int, str]:
 
 def shown_url(url: str) -> str:
     """`url` with any password replaced by `***`."""
-    scheme, sep, rest = url.partition("://")
-    if not sep or "@" not in rest:
-        return url
-    creds, host = rest.rsplit("@", 1)
-    user, has_password, _ = creds.partition(":")
-    return f"{scheme}://{user}:***@{host}" if has_password else url
+    from taskforce.store._urls import display_url
+
+    return display_url(url)
 
 
 @contextmanager
@@ -82,7 +79,9 @@ def database_errors(url: str) -> Iterator[None]:
         raise
     except Exception as exc:
         if type(exc).__module__.split(".")[0] in _DB_MODULES or isinstance(exc, OSError):
-            detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+            from taskforce.store._urls import scrub
+
+            detail = " ".join(scrub(str(exc), url).split())[:300] or type(exc).__name__
             raise StateError(f"cannot use the database {shown_url(url)}: {detail}") from exc
         raise
 
@@ -97,11 +96,12 @@ def fail(message: str, code: int) -> typer.Exit:
 
 
 @contextmanager
-def reporting(debug: bool) -> Iterator[None]:
+def reporting(debug: bool, db_url: str | None = None) -> Iterator[None]:
     """Report any exception raised inside as one line on stderr and exit non-zero.
 
     Args:
         debug: also print the traceback.
+        db_url: the database URL in use, whose password is masked in the message.
     """
     try:
         yield
@@ -116,5 +116,7 @@ def reporting(debug: bool) -> Iterator[None]:
     except Exception as exc:
         if debug:
             traceback.print_exc()
+        from taskforce.store._urls import scrub
+
         code, message = describe(exc)
-        raise fail(message, code) from None
+        raise fail(scrub(message, db_url), code) from None

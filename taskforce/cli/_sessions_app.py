@@ -33,7 +33,7 @@ def sessions(
     if ctx.invoked_subcommand is not None:
         return
     settings = settings_of(ctx, db)
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         if summary:
             from taskforce.cli._documents import summary_command
 
@@ -76,7 +76,7 @@ def delete(
     """
     parent = ctx.parent.params if ctx.parent is not None else {}
     settings = settings_of(ctx, db or parent.get("db"))  # `sessions --db URL delete ...` too
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._delete import delete_command
 
         delete_command(settings, session_ids or [], older_than, dry_run=dry_run, yes=yes)

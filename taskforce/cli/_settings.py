@@ -58,11 +58,22 @@ class Settings:
         """Whether the offline rule-based model is selected."""
         return (self.model or "").strip().lower() in OFFLINE_NAMES
 
-    def resolved_db_url(self) -> str:
-        """The database URL to use (flag, else `TASKFORCE_DB_URL`, else the default file)."""
+    def typed_db_url(self) -> str:
+        """The database URL as given (flag, else `TASKFORCE_DB_URL`, else the default file)."""
         from taskforce.store._config import default_db_url
 
         return self.db_url.strip() if self.db_url and self.db_url.strip() else default_db_url()
+
+    def resolved_db_url(self) -> str:
+        """The database URL to use: :meth:`typed_db_url` with its async driver.
+
+        Raises:
+            ConfigurationError: an in-memory SQLite URL (a command's sessions would vanish
+                when it ends).
+        """
+        from taskforce.store._urls import require_persistent
+
+        return require_persistent(self.typed_db_url())
 
 
 def _key_var(model: str) -> str | None:

@@ -78,7 +78,7 @@ def run(
     settings = settings_of(
         ctx, db, model, api_base, max_steps, demo_tools=demo_tools, workspace=workspace
     )
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._run import run_command
 
         code = run_command(settings, mission, session, plain=plain)
@@ -101,7 +101,7 @@ def _decide(
     settings = settings_of(
         ctx, db, model, api_base, max_steps, demo_tools=demo_tools, workspace=workspace
     )
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._run import decide_command
 
         code = decide_command(settings, session, approve=approve, note=note, plain=plain)
@@ -160,7 +160,7 @@ def chat(
     settings = settings_of(
         ctx, db, model, api_base, max_steps, demo_tools=demo_tools, workspace=workspace
     )
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._chat import chat_command
 
         code = chat_command(settings, session)
@@ -177,7 +177,7 @@ def plan_show(
 ) -> None:
     """Show a session's plan as a rendered checklist."""
     settings = settings_of(ctx, db)
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._views import plan_show_command
 
         plan_show_command(settings, session, raw=raw, as_json=as_json)
@@ -198,7 +198,7 @@ def plan_export(
 ) -> None:
     """Export a plan as Plan.md (frontmatter, objective, steps, execution log)."""
     settings = settings_of(ctx, db)
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         if (session is None) == (all_to is None):
             raise fail("give a SESSION or --all DIR (not both)", EXIT_USAGE)
         from taskforce.cli._documents import plan_export_command
@@ -218,7 +218,7 @@ def plan_import(
 ) -> None:
     """Create a session from a Plan.md file; prints the session id."""
     settings = settings_of(ctx, db)
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._documents import plan_import_command
 
         plan_import_command(settings, path, session, replace=replace)
@@ -243,7 +243,7 @@ def mcp_command(
 ) -> None:
     """Serve the planner over MCP (stdio by default), so any MCP client can plan with it."""
     settings = settings_of(ctx, db)
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.mcp import run_server
 
         run_server(settings.resolved_db_url(), session, transport, host, port)
@@ -253,7 +253,7 @@ def mcp_command(
 def db_upgrade(ctx: typer.Context, db: DbOpt = None) -> None:
     """Create the tables or migrate them to this version's schema."""
     settings = settings_of(ctx, db)
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._views import db_upgrade_command
 
         db_upgrade_command(settings)
@@ -263,7 +263,7 @@ def db_upgrade(ctx: typer.Context, db: DbOpt = None) -> None:
 def db_current(ctx: typer.Context, db: DbOpt = None) -> None:
     """Show the database URL and its schema revision."""
     settings = settings_of(ctx, db)
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._views import db_current_command
 
         db_current_command(settings)
@@ -280,7 +280,7 @@ def db_downgrade(
 ) -> None:
     """Migrate the schema down to REVISION (for rolling back an upgrade)."""
     settings = settings_of(ctx, db)
-    with reporting(settings.debug):
+    with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._views import db_downgrade_command
 
         db_downgrade_command(settings, revision, confirmed=yes)

@@ -12,7 +12,7 @@ import anyio
 from taskforce.errors import ConfigurationError, UserError
 from taskforce.mcp._stdio import stdio_streams
 from taskforce.mcp.server import DEFAULT_SESSION, build_server
-from taskforce.store import validate_session_id
+from taskforce.store import default_db_url, require_persistent, validate_session_id
 
 logger = logging.getLogger(__name__)
 
@@ -45,11 +45,13 @@ def run_server(
 
     Raises:
         InvalidSessionIdError: `session_id` is not a valid session id.
-        ConfigurationError: an unknown transport, or an unusable database URL.
+        ConfigurationError: an unknown transport, or an unusable database URL (an
+            in-memory SQLite URL included: its plans would vanish with the server).
         PortInUseError: the HTTP port is taken (or cannot be bound).
         StateError: the database cannot be opened or migrated.
     """
     validate_session_id(session_id or DEFAULT_SESSION)
+    db_url = require_persistent(db_url or default_db_url())  # in memory, nothing would last
     if transport == "stdio":
         anyio.run(_serve_stdio, db_url, session_id)
     elif transport == "streamable-http":

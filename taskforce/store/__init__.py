@@ -23,6 +23,7 @@ from taskforce.store._config import (
     validate_session_id,
 )
 from taskforce.store._types import Change, HistoryEntry, SessionSummary
+from taskforce.store._urls import require_persistent
 from taskforce.store.memory import MemoryStore
 from taskforce.store.protocol import SessionStore
 
@@ -41,6 +42,7 @@ __all__ = [
     "SessionSummary",
     "StateManager",
     "default_db_url",
+    "require_persistent",
     "validate_session_id",
 ]
 

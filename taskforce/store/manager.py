@@ -43,6 +43,7 @@ from taskforce.store._types import (
     SessionSummary,
     summary_from_row,
 )
+from taskforce.store._urls import display_url, normalize_url, scrub
 from taskforce.store._write import Cached
 
 T = TypeVar("T")
@@ -61,7 +62,8 @@ class StateManager:
     The schema is migrated with Alembic on first use (``auto_upgrade``) or explicitly.
 
     Args:
-        url: Database URL (``sqlite+aiosqlite:///path.db``, ``postgresql+asyncpg://...``).
+        url: Database URL (``sqlite+aiosqlite:///path.db``, ``postgresql+asyncpg://...``;
+            ``sqlite://``, ``postgresql://`` and ``postgres://`` get the async driver).
             Defaults to :func:`default_db_url` (``TASKFORCE_DB_URL`` or the user data dir).
         engine: An existing ``AsyncEngine`` to use instead of ``url`` (not disposed on close).
         auto_upgrade: Migrate an older schema on first use; if False, refuse it.
@@ -89,10 +91,13 @@ class StateManager:
             raise ConfigurationError("pass either url or engine, not both")
         if sqlite_synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ConfigurationError(f"bad sqlite_synchronous {sqlite_synchronous!r}")
+        target = normalize_url(url or default_db_url()) if engine is None else ""
         try:
-            self._engine = engine or _engine.create_engine(url or default_db_url())
-        except (ArgumentError, ImportError, ValueError) as exc:
-            raise ConfigurationError(f"cannot use database URL {url!r}: {exc}") from exc
+            self._engine = engine or _engine.create_engine(target)
+        except (ArgumentError, ImportError, ValueError) as exc:  # the cause may hold the password
+            raise ConfigurationError(
+                f"cannot use database URL {display_url(target)!r}: {scrub(str(exc), target)}"
+            ) from None
         self._owns_engine = engine is None
         self.url: str = self._engine.url.render_as_string(hide_password=True)
         dialect = self._engine.dialect.name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,7 @@ def test_unsupported_database_url(cli: Invoke) -> None:
 
 def test_database_newer_than_the_code(cli: Invoke, db_url: str, tmp_path: Path) -> None:
     sid = session_of(cli("run", "a; b").stdout)
-    with sqlite3.connect(tmp_path / "tf.db") as conn:
+    with closing(sqlite3.connect(tmp_path / "tf.db")) as conn, conn:  # commit, then close
         conn.execute("UPDATE alembic_version SET version_num = '9999'")
     for args in (["sessions"], ["plan", "show", sid], ["run", "x"], ["db", "upgrade"]):
         result = cli(*args)
