@@ -8,7 +8,7 @@ import sys
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -106,10 +106,8 @@ def run_command(
     model = make_model(settings)
     url = settings.resolved_db_url()
     warn_ignored_api_base(settings)
-    if session is not None:  # fail fast on an unknown session, before any output
-        from taskforce.cli._views import read_state
-
-        state = read_state(url, session)
+    state = stored_or_new(url, session, starting=bool(request))
+    if session is not None and state is not None:
         if (waiting := pending_of(state)) is not None:
             print(f"session {session} {waiting_line(session, waiting)}", file=sys.stderr)
             return EXIT_PAUSED
@@ -126,9 +124,30 @@ def run_command(
         model,
         request,
         session or new_session_id(),
-        resumed=session is not None,
+        resumed=state is not None,
         plain=plain,
     )
+
+
+def stored_or_new(url: str, session: str | None, *, starting: bool) -> dict[str, Any] | None:
+    """The stored state of `session`; None for a new session (said on stderr when named).
+
+    Fails fast, before any output, on an invalid id, or an unknown one with nothing to
+    start it with (`starting` is False: no mission).
+    """
+    if session is None:
+        return None
+    from taskforce.cli._views import read_state
+
+    try:
+        return read_state(url, session)
+    except SessionNotFoundError:
+        if not starting:
+            raise SessionNotFoundError(
+                f"no session {session!r}; give a mission to start one under that name"
+            ) from None
+    print(f"new session {session} (no session had that name yet)", file=sys.stderr)
+    return None
 
 
 def drive(

@@ -166,3 +166,24 @@ def test_chat_stopped_at_max_steps_continues_on_request(cli: Invoke) -> None:
     state = json.loads(cli("plan", "show", sid, "--json").stdout)
     assert [t["description"] for t in state["plan"]["tasks"]] == ["Wash", "Dry", "Fold"]
     assert [t["status"] for t in state["plan"]["tasks"]] == ["SKIPPED"] * 3
+
+
+def test_run_with_a_new_session_name_starts_that_session(cli: Invoke) -> None:
+    result = cli("run", "Write a haiku; read it aloud", "--session", "my-haiku")
+    assert result.exit_code == 0, result.output
+    assert "new session my-haiku" in result.stderr
+    assert "session: my-haiku" in result.stdout
+    state = json.loads(cli("plan", "show", "my-haiku", "--json").stdout)
+    assert state["mission"] == "Write a haiku; read it aloud" and state["status"] == "completed"
+    again = cli("run", "Now a limerick", "--session", "my-haiku")  # exists now: continued
+    assert again.exit_code == 0 and "new session" not in again.stderr
+    invalid = cli("run", "x", "--session", "bad name")
+    assert invalid.exit_code == 2 and "invalid session id" in invalid.stderr
+    assert "new session" not in invalid.stderr
+
+
+def test_chat_with_a_new_session_name_starts_that_session(cli: Invoke) -> None:
+    result = cli("chat", "--session", "talk-1", input="Plan a picnic; pack food\n/exit\n")
+    assert result.exit_code == 0, result.output
+    assert "new session talk-1" in result.stderr
+    assert "talk-1" in cli("sessions").stdout

@@ -28,8 +28,10 @@ def _one_line(text: str) -> str:
     "args",
     [
         ["plan", "show", "nope"],
-        ["run", "do it", "--session", "nope"],
-        ["chat", "--session", "nope"],
+        ["plan", "export", "nope"],
+        ["run", "--session", "nope"],  # no mission to start it with
+        ["approve", "nope"],
+        ["reject", "nope"],
     ],
 )
 def test_unknown_session(cli: Invoke, args: list[str]) -> None:
