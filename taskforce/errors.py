@@ -35,6 +35,10 @@ class InvalidSessionIdError(UserError):
     """A session id is empty, too long or contains characters that are not allowed."""
 
 
+class FileAccessError(UserError):
+    """A file the user named cannot be read or written (Plan.md import and export)."""
+
+
 # --- the model is at fault ----------------------------------------------------------------
 
 

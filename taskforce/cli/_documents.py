@@ -13,7 +13,12 @@ _OBJECTIVE_WIDTH = 60
 
 
 def plan_export_command(
-    settings: Settings, session_id: str | None, output: Path | None, folder: Path | None
+    settings: Settings,
+    session_id: str | None,
+    output: Path | None,
+    folder: Path | None,
+    *,
+    overwrite: bool = False,
 ) -> None:
     """Print or write one session's Plan.md, or export every plan into a folder."""
     from taskforce.cli import _store_calls as commands
@@ -30,7 +35,7 @@ def plan_export_command(
                 print(f"warning: {error}")
             return
         assert session_id is not None
-        text = commands.export_plan(url, session_id, output)
+        text = commands.export_plan(url, session_id, output, overwrite=overwrite)
     if output is None:
         print(text, end="")
     else:

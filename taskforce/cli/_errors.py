@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import typer
 
 from taskforce.errors import (
+    FileAccessError,
     ProviderError,
     SchemaVersionError,
     SessionNotFoundError,
@@ -27,6 +28,7 @@ EXIT_PROVIDER = 3
 EXIT_DATABASE = 4
 EXIT_MAX_STEPS = 5
 EXIT_PAUSED = 6
+EXIT_FILE = 8
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 
@@ -34,7 +36,8 @@ EXIT_CODES_HELP = (
     "Exit codes: 0 done; 1 unexpected error or failed run; 2 bad usage, unknown session "
     "or bad model name; 3 model provider error; 4 database error; 5 stopped at --max-steps "
     "with steps open; 6 paused: a call waits for approval (taskforce approve/reject SESSION); "
-    "130 interrupted. `taskforce --debug COMMAND ...` shows tracebacks."
+    "8 a file cannot be read or written (plan export -o, plan import); 130 interrupted. "
+    "`taskforce --debug COMMAND ...` shows tracebacks."
 )
 
 _MAX_MESSAGE = 600
@@ -48,6 +51,8 @@ def describe(exc: BaseException) -> tuple[int, str]:
         return EXIT_USAGE, f"{text} (list sessions with `taskforce sessions`)"
     if isinstance(exc, StatePayloadError):
         return EXIT_USAGE, text
+    if isinstance(exc, FileAccessError):
+        return EXIT_FILE, text
     if isinstance(exc, SchemaVersionError):
         return EXIT_DATABASE, f"{text} (upgrade taskforce, or point --db at another database)"
     if isinstance(exc, StateError):

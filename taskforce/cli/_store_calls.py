@@ -10,7 +10,8 @@ read-only path, so it starts without SQLAlchemy for an SQLite file.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -23,7 +24,7 @@ from taskforce.documents.store_io import (
     import_plan_md,
     write_if_changed,
 )
-from taskforce.errors import UserError
+from taskforce.errors import FileAccessError, UserError
 
 if TYPE_CHECKING:
     from taskforce.store import StateManager
@@ -42,27 +43,57 @@ def _with_store(url: str | None, call: Callable[[StateManager], Awaitable[T]]) -
     return asyncio.run(main())
 
 
-def export_plan(url: str | None, session_id: str, output: str | Path | None = None) -> str:
-    """``taskforce plan export SESSION [-o FILE]``: the Plan.md text (also written to `output`)."""
+@contextmanager
+def _file_errors(path: Path, verb: str) -> Iterator[None]:
+    """An OS error while using `path` becomes a `FileAccessError` naming it."""
+    try:
+        yield
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise FileAccessError(f"cannot {verb} {str(path)!r}: {reason}") from exc
+
+
+def export_plan(
+    url: str | None,
+    session_id: str,
+    output: str | Path | None = None,
+    *,
+    overwrite: bool = False,
+) -> str:
+    """``taskforce plan export SESSION [-o FILE]``: the Plan.md text (also written to `output`).
+
+    Raises:
+        FileAccessError: `output` exists (and not `overwrite`), is a directory, or cannot
+            be written. Checked before the store is read, so nothing is half done.
+    """
+    target = Path(output) if output is not None else None
+    if target is not None:
+        if target.is_dir():
+            raise FileAccessError(f"cannot write {str(target)!r}: it is a directory")
+        if target.exists() and not overwrite:
+            raise FileAccessError(f"{str(target)!r} exists; add --force to overwrite it")
     text = _with_store(url, lambda sm: export_plan_md(sm, session_id))
-    if output is not None:
-        write_if_changed(Path(output), text)
+    if target is not None:
+        with _file_errors(target, "write"):
+            write_if_changed(target, text)
     return text
 
 
 def export_folder(url: str | None, directory: str | Path, now: datetime) -> ExportReport:
     """``taskforce plan export --all DIR``: every plan into `directory`, finished ones in Done/."""
-    return _with_store(url, lambda sm: export_all(sm, directory, now))
+    with _file_errors(Path(directory), "export into"):
+        return _with_store(url, lambda sm: export_all(sm, directory, now))
 
 
 def import_plan(
     url: str | None, path: str | Path, session_id: str | None = None, *, replace: bool = False
 ) -> str:
     """``taskforce plan import FILE [--session ID]``: the id of the session created."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {str(path)!r}: {exc}") from exc
+    with _file_errors(Path(path), "read"):
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:  # the content, not the file, is at fault
+            raise UserError(f"cannot read {str(path)!r}: {exc}") from exc
     return _with_store(
         url, lambda sm: import_plan_md(sm, text, session_id=session_id, replace=replace)
     )

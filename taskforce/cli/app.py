@@ -194,6 +194,9 @@ def plan_export(
         Path | None,
         typer.Option("--all", help="Export every plan into this folder (finished: Done/)."),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the -o file if it exists.")
+    ] = False,
     db: DbOpt = None,
 ) -> None:
     """Export a plan as Plan.md (frontmatter, objective, steps, execution log)."""
@@ -203,7 +206,7 @@ def plan_export(
             raise fail("give a SESSION or --all DIR (not both)", EXIT_USAGE)
         from taskforce.cli._documents import plan_export_command
 
-        plan_export_command(settings, session, output, all_to)
+        plan_export_command(settings, session, output, all_to, overwrite=force)
 
 
 @plan_app.command("import")

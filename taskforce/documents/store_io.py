@@ -21,7 +21,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -125,23 +126,40 @@ class ExportReport:
 
 
 def write_if_changed(path: Path, text: str) -> bool:
-    """Atomically write UTF-8 `text` (LF line ends) unless the file already holds it."""
+    """Atomically write UTF-8 `text` (LF line ends) unless the file already holds it.
+
+    A new file gets the usual permissions (0666 less the umask); a replaced one keeps its own.
+    """
     data = text.encode("utf-8")
+    mode: int | None = None
     try:
         if path.read_bytes() == data:
             return False
+        mode = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".md", dir=path.parent)
+    fd, tmp = _new_temp_file(path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def _new_temp_file(directory: Path) -> tuple[int, str]:
+    """A new file next to the target, created 0666 less the umask (mkstemp would use 0600)."""
+    while True:
+        name = str(directory / f".tmp-{secrets.token_hex(8)}.md")
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), name
+        except FileExistsError:  # pragma: no cover - 64 random bits
+            continue
 
 
 def unique_file_names(session_ids: Iterable[str]) -> dict[str, str]:
