@@ -23,6 +23,7 @@ from taskforce.agent.prompts import DUPLICATE_IN_TURN
 from taskforce.errors import ToolInputError
 from taskforce.models.base import Message, ToolCall
 from taskforce.plan.requests import PlanRequest
+from taskforce.tools.arguments import ArgumentsError, decode_arguments
 from taskforce.tools.base import ToolProtocol, error_result
 from taskforce.tools.planner import PlannerTool
 from taskforce.tools.planner_calls import PlanChange
@@ -62,6 +63,9 @@ def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
         return Prepared(call, {}, error_result(msg, "unknown_tool"))
     try:
         args = _decode(call.arguments)
+    except ArgumentsError as exc:
+        msg = f"The arguments were refused: {exc}."
+        return Prepared(call, {}, error_result(msg, "malformed_arguments"))
     except ValueError as exc:
         msg = f"The arguments are not valid JSON ({exc}). Send one JSON object of arguments."
         return Prepared(call, {}, error_result(msg, "malformed_arguments"))
@@ -79,9 +83,9 @@ def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
 
 
 def _decode(text: str) -> Any:
-    value: Any = json.loads(text) if text and text.strip() else {}
+    value: Any = decode_arguments(text or "")
     if isinstance(value, str) and value.strip().startswith("{"):
-        value = json.loads(value)  # some small models double-encode the object
+        value = decode_arguments(value)  # some small models double-encode the object
     return value
 
 
