@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -17,3 +20,27 @@ def pg_url() -> str:
             pytest.fail("TASKFORCE_REQUIRE_PG=1 but TASKFORCE_TEST_PG_URL is not set")
         pytest.skip("TASKFORCE_TEST_PG_URL not set (scripts/test.sh starts PostgreSQL)")
     return url
+
+
+async def admin_execute(url: str, sql: str) -> str | None:
+    """Run one SQL statement on the PostgreSQL server at `url`; the server's version."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute(sql)
+        return str(await conn.fetchval("SHOW server_version"))
+    finally:
+        await conn.close()
+
+
+@asynccontextmanager
+async def fresh_database(prefix: str = "t") -> AsyncIterator[str]:
+    """The URL of a new, empty database on the test server (dropped afterwards)."""
+    admin = pg_url()
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    await admin_execute(admin, f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{admin.rsplit('/', 1)[0]}/{name}"
+    finally:
+        await admin_execute(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -6,11 +6,11 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.markdown import Markdown
 
 from taskforce.cli._errors import EXIT_OK, database_errors
 from taskforce.cli._render import EventPrinter, approval_line
 from taskforce.cli._run import model_label, new_session_id, stored_or_new
+from taskforce.cli._safe import markdown, one_line
 from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
 from taskforce.cli._views import pending_of
 from taskforce.cli._workspace import demo_tools_on, run_tools, workspace_of
@@ -105,7 +105,7 @@ def _decide_pending(
         printer.thinking()
         result = runner.run(agent.resume(session_id, *decision))
         printer.stop()
-        console.print(Markdown(result.final_message or "(no answer)"))
+        console.print(markdown(result.final_message))
         pending = result.pending_approval
     return True
 
@@ -135,12 +135,12 @@ def _converse(
             console.print("interrupted; the session is saved up to the last step")
             return
         printer.stop()
-        console.print(Markdown(result.final_message or "(no answer)"))
+        console.print(markdown(result.final_message))
         pending = result.pending_approval
         if not _decide_pending(console, runner, agent, printer, session_id, pending):
             return
         if result.error:
-            console.print(f"error: {result.error}", style="red", markup=False)
+            console.print(f"error: {one_line(result.error)}", style="red", markup=False)
         elif result.open_steps and str(getattr(result.status, "value", "")) == "max_steps":
             console.print(
                 f"(stopped after {plural(result.steps, 'model call')} with "

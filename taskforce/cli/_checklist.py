@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from rich.text import Text
 
+from taskforce.cli._safe import printable
 from taskforce.plan import Plan, StepStatus, parse_checklist
 from taskforce.plan.checklist import checklist
 
@@ -27,7 +28,8 @@ _MARKS = {
 def checklist_text(plan: Plan | str) -> Text:
     """A plan, or its rendered checklist: a coloured mark per step (✔ done, ▶ in progress)."""
     out = Text()
-    for indent, status, text in _lines(plan):
+    for indent, status, line in _lines(plan):
+        text = printable(line)  # data: no raw control sequence reaches the terminal
         if status is None:
             out.append(text + "\n")
             continue

@@ -6,6 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 from taskforce.cli._errors import database_errors
+from taskforce.cli._safe import cell, escape_json, one_line, printable
 from taskforce.cli._settings import Settings
 from taskforce.cli._tables import clip, table_console
 
@@ -28,18 +29,19 @@ def plan_export_command(
         if folder is not None:
             report = commands.export_folder(url, folder, datetime.now().astimezone())
             print(
-                f"{folder}: {len(report.written)} written, {len(report.unchanged)} unchanged, "
-                f"{len(report.removed)} removed (finished plans under Done/)"
+                f"{one_line(folder)}: {len(report.written)} written, "
+                f"{len(report.unchanged)} unchanged, {len(report.removed)} removed "
+                "(finished plans under Done/)"
             )
             for error in report.errors:
-                print(f"warning: {error}")
+                print(f"warning: {one_line(error)}")
             return
         assert session_id is not None
         text = commands.export_plan(url, session_id, output, overwrite=overwrite)
     if output is None:
-        print(text, end="")
+        print(printable(text), end="")
     else:
-        print(f"wrote {output}")
+        print(f"wrote {one_line(output)}")
 
 
 def plan_import_command(
@@ -51,7 +53,7 @@ def plan_import_command(
     url = settings.resolved_db_url()
     with database_errors(url):
         created = commands.import_plan(url, path, session_id, replace=replace)
-    print(created)
+    print(one_line(created))
 
 
 def summary_command(settings: Settings, *, as_json: bool) -> None:
@@ -62,7 +64,7 @@ def summary_command(settings: Settings, *, as_json: bool) -> None:
     with database_errors(url):
         summary = commands.sessions_summary(url, datetime.now().astimezone())
     if as_json:
-        print(summary.to_json(), end="")
+        print(escape_json(summary.to_json()), end="")
         return
     from rich.table import Table
 
@@ -86,9 +88,9 @@ def summary_command(settings: Settings, *, as_json: bool) -> None:
     table.add_column("progress", justify="right", no_wrap=True, min_width=8)
     for row in data["plans"]:
         table.add_row(
-            row["id"],
-            clip(" ".join(row["objective"].split()), objective_width) or "—",
-            row["status"],
+            cell(row["id"]),
+            cell(clip(one_line(row["objective"]), objective_width) or "—"),
+            cell(row["status"]),
             f"{row['steps_done']}/{row['steps_total']}",
         )
     console.print(table)

@@ -93,7 +93,9 @@ def database_errors(url: str) -> Iterator[None]:
 
 def fail(message: str, code: int) -> typer.Exit:
     """Print `error: message` to stderr and return the exit to raise."""
-    message = " ".join(message.split()).split(" Traceback (most recent call last)")[0]
+    from taskforce.cli._safe import one_line
+
+    message = one_line(message).split(" Traceback (most recent call last)")[0]
     if len(message) > _MAX_MESSAGE:
         message = message[: _MAX_MESSAGE - 1] + "…"
     print(f"error: {message}", file=sys.stderr)

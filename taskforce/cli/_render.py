@@ -6,7 +6,6 @@ The agent loop renders nothing; these are its `on_event` callbacks.
 from __future__ import annotations
 
 import contextlib
-import json
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group, RenderableType
@@ -16,7 +15,9 @@ from rich.spinner import Spinner
 from rich.text import Text
 
 from taskforce.cli._checklist import checklist_text
+from taskforce.cli._safe import clean, one_line
 from taskforce.plan.checklist import parse_checklist
+from taskforce.tools.arguments import decode_arguments
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -34,13 +35,19 @@ def _kind(event: AgentEvent) -> str:
     return str(getattr(event.kind, "value", event.kind))
 
 
+def _data(event: AgentEvent) -> dict[str, Any]:
+    """The event's data with every string made printable (see ``_safe``)."""
+    data = clean(dict(event.data or {}))
+    return data if isinstance(data, dict) else {}
+
+
 def describe_call(data: dict[str, Any]) -> str:
     """`planner mark_done step_index=[2] status='DONE'` for a tool-call event."""
     name = str(data.get("name") or "?")
     args = data.get("arguments")
     if isinstance(args, str):
         with contextlib.suppress(ValueError):
-            args = json.loads(args)
+            args = decode_arguments(args)
     if isinstance(args, dict):
         action = args.get("action") if name == "planner" else None
         rest = [f"{k}={v!r}" for k, v in args.items() if not (action and k == "action")]
@@ -71,11 +78,11 @@ def plan_markdown(data: dict[str, Any]) -> str | None:
 
 def approval_line(kind: str, data: dict[str, Any]) -> str:
     """`⏸ waits for approval: …` or `▶ approved: …` for the approval events."""
-    preview = " ".join(str(data.get("preview") or data.get("name") or "?").split())
+    preview = one_line(data.get("preview") or data.get("name") or "?")
     if kind == "approval_required":
         return f"⏸ waits for approval: {preview}"[:200]
     verb = "approved" if data.get("approved") else "rejected"
-    note = f" (note: {data['note']})" if data.get("note") else ""
+    note = f" (note: {one_line(data['note'])})" if data.get("note") else ""
     return f"▶ {verb}: {preview}{note}"[:200]
 
 
@@ -120,7 +127,7 @@ class EventPrinter:
 
     def __call__(self, event: AgentEvent) -> None:
         """Handle one event."""
-        kind, data = _kind(event), dict(event.data or {})
+        kind, data = _kind(event), _data(event)
         self.stop()
         if kind == "tool_call":
             self._line(f"→ {describe_call(data)}", "cyan")
@@ -201,7 +208,7 @@ class LiveView:
 
     def __call__(self, event: AgentEvent) -> None:
         """Handle one event and redraw."""
-        kind, data = _kind(event), dict(event.data or {})
+        kind, data = _kind(event), _data(event)
         self._thinking = thinks_next(kind, data)
         if kind == "llm_call":
             self._calls = int(data.get("step") or self._calls) + 1

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.panel import Panel
 
 from taskforce.cli._checklist import checklist_text
@@ -28,6 +27,7 @@ from taskforce.cli._errors import (
     fail,
 )
 from taskforce.cli._render import EventPrinter, LiveView
+from taskforce.cli._safe import markdown, one_line, printable
 from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
 from taskforce.cli._views import pending_of, waiting_line
 from taskforce.cli._workspace import demo_tools_on, files_line, run_tools, workspace_of
@@ -59,7 +59,7 @@ def new_session_id() -> str:
 
 def model_label(settings: Settings, model: Model) -> str:
     """How the model is named in the output; the offline model says what it is."""
-    return f"offline ({OFFLINE_LABEL})" if settings.offline else model.name
+    return f"offline ({OFFLINE_LABEL})" if settings.offline else one_line(model.name)
 
 
 async def execute(
@@ -117,7 +117,7 @@ def run_command(
                 print(f"session {session} is already completed; its plan:")
                 from taskforce.cli._views import checklist
 
-                print(checklist(state))
+                print(printable(checklist(state)))
                 return EXIT_OK
     return drive(
         settings,
@@ -207,14 +207,15 @@ def report(
     if status == "failed" and result.steps == 0:
         raise failure(result)  # nothing ran (and nothing was kept): just say why
     if live:
-        answer = Markdown(result.final_message or "(no answer)")
+        answer = markdown(result.final_message)
         plan = checklist_text(result.plan_markdown)
         console.print(Panel(answer, title="answer", title_align="left", border_style="green"))
         console.print(Panel(plan, title="plan", title_align="left", border_style="blue"))
     else:
-        console.print("answer:\n" + (result.final_message or "(no answer)"), markup=False)
+        answer_text = printable(result.final_message or "(no answer)")
+        console.print("answer:\n" + answer_text, markup=False)
         if result.plan_markdown != plan_shown:
-            console.print("plan:\n" + result.plan_markdown, markup=False)
+            console.print("plan:\n" + printable(result.plan_markdown), markup=False)
     sid = result.session_id
     console.print(f"session: {sid} · status: {status} · model calls: {result.steps}", markup=False)
     if status == "paused" and result.pending_approval is not None:
@@ -268,8 +269,8 @@ def decide_command(
             f"session {session} is not waiting for approval (status: {status}); "
             "nothing to approve or reject"
         )
-    preview = " ".join(str(pending.get("preview") or pending.get("name")).split())
+    preview = one_line(pending.get("preview") or pending.get("name"))
     verb = "approved" if approve else "rejected"
-    print(f"{verb}: {preview}" + (f" (note: {note})" if note else ""))
+    print(f"{verb}: {preview}" + (f" (note: {one_line(note)})" if note else ""))
     decision = Decision(approve, note)
     return drive(settings, model, "", session, resumed=True, plain=plain, decision=decision)

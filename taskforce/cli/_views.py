@@ -6,12 +6,12 @@ commands start fast); other databases go through the async `StateManager`.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from taskforce.cli._checklist import checklist_text
 from taskforce.cli._errors import EXIT_USAGE, database_errors, fail, shown_url
+from taskforce.cli._safe import cell, json_text, one_line, printable
 from taskforce.cli._settings import Settings
 from taskforce.cli._tables import clip, table_console, text_console
 from taskforce.documents.dashboard import session_status
@@ -52,7 +52,7 @@ def pending_of(state: dict[str, Any]) -> dict[str, Any] | None:
 
 def waiting_line(session_id: str, pending: dict[str, Any]) -> str:
     """One line: what waits for approval, and the commands that decide it."""
-    preview = " ".join(str(pending.get("preview") or pending.get("name") or "?").split())
+    preview = one_line(pending.get("preview") or pending.get("name") or "?")
     return (
         f"waits for approval: {preview} — approve: taskforce approve {session_id} · "
         f"reject: taskforce reject {session_id} --note WHY"
@@ -111,7 +111,7 @@ def sessions_command(settings: Settings, *, limit: int, offset: int, as_json: bo
     waiting = {r.session_id: _waiting(url, r.session_id) for r in rows if r.status == "paused"}
     if as_json:
         listed = [_summary_json(r) | _waiting_json(waiting.get(r.session_id)) for r in rows]
-        print(json.dumps(listed, indent=2, ensure_ascii=False))
+        print(json_text(listed))
         return
     console = table_console()
     if not rows:
@@ -131,9 +131,9 @@ def sessions_command(settings: Settings, *, limit: int, offset: int, as_json: bo
     table.add_column("updated", no_wrap=True, min_width=16)
     for row in rows:
         table.add_row(
-            row.session_id,
-            clip(" ".join((row.title or "").split()), mission_width) or "—",
-            _status_cell(_status(row), waiting.get(row.session_id)),
+            cell(row.session_id),
+            cell(clip(one_line(row.title or ""), mission_width) or "—"),
+            cell(_status_cell(_status(row), waiting.get(row.session_id))),
             f"{row.steps_done}/{row.steps_total}",
             _when(row.updated_at),
         )
@@ -153,7 +153,7 @@ def _waiting(url: str, session_id: str) -> str | None:
     pending = state.get("pending_approval")
     if not isinstance(pending, dict):
         return None
-    return " ".join(str(pending.get("preview") or pending.get("name") or "").split()) or None
+    return one_line(pending.get("preview") or pending.get("name") or "") or None
 
 
 def _waiting_json(preview: str | None) -> dict[str, Any]:
@@ -177,17 +177,17 @@ def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json
     state = read_state(settings.resolved_db_url(), session_id)
     console = text_console()
     if as_json:
-        print(json.dumps(state, indent=2, ensure_ascii=False, default=str))
+        print(json_text(state))
         return
     markdown = checklist(state)
     if raw:
-        print(markdown)
+        print(printable(markdown))
         return
-    title = " ".join(str(state.get("title") or state.get("mission") or "").split())
+    title = one_line(state.get("title") or state.get("mission") or "")
     done, total = progress(state)
     stored = state.get("status")
     status = session_status(stored, done, total)
-    console.print(f"[bold]{session_id}[/bold] · {status} · {done}/{total} done")
+    console.print(cell(session_id, "bold"), cell(f"· {status} · {done}/{total} done"))
     if title:
         console.print(title, markup=False, style="italic")
     pending = state.get("pending_approval")
@@ -223,7 +223,8 @@ def db_upgrade_command(settings: Settings) -> None:
 
     with database_errors(url):
         revision = asyncio.run(_upgrade())
-    print(f"database {shown_url(url)} is at schema revision {revision} (head)")
+    shown, at = one_line(shown_url(url)), one_line(revision)
+    print(f"database {shown} is at schema revision {at} (head)")
 
 
 def db_downgrade_command(settings: Settings, revision: str, *, confirmed: bool) -> None:
@@ -252,7 +253,7 @@ def db_downgrade_command(settings: Settings, revision: str, *, confirmed: bool) 
 
     with database_errors(url):
         asyncio.run(_downgrade())
-    print(f"database {shown_url(url)} is at schema revision {revision}")
+    print(f"database {one_line(shown_url(url))} is at schema revision {revision}")
 
 
 def db_current_command(settings: Settings) -> None:
@@ -279,4 +280,5 @@ def db_current_command(settings: Settings) -> None:
         verdict = f"older than {HEAD_REVISION}; run `taskforce db upgrade`"
     else:
         verdict = f"newer than this taskforce (knows up to {HEAD_REVISION}); upgrade taskforce"
-    print(f"database: {shown_url(url)}\nrevision: {revision or 'none'} ({verdict})")
+    shown = one_line(shown_url(url))
+    print(f"database: {shown}\nrevision: {one_line(revision or 'none')} ({verdict})")

@@ -8,12 +8,20 @@ SQLAlchemy async engine for SQLite).
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from taskforce.cli._errors import EXIT_CODES_HELP, EXIT_USAGE, fail, reporting
+from taskforce.cli._errors import (
+    EXIT_CODES_HELP,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    fail,
+    reporting,
+)
 from taskforce.cli._eval_command import eval_command
 from taskforce.cli._options import (
     ApiBaseOpt,
@@ -289,8 +297,24 @@ def db_downgrade(
         db_downgrade_command(settings, revision, confirmed=yes)
 
 
-def main() -> None:
-    """Entry point of the `taskforce` console script."""
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the `taskforce` console script (`argv`: the arguments, for tests)."""
     # litellm must use its bundled cost map: no network fetch when it is first imported.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    app()
+    # typer's click (vendored by recent typer) raises usage errors of this class:
+    click_error: type[Exception] = next(
+        c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
+    )
+    try:
+        code = app(args=argv, standalone_mode=False)
+    except click_error as error:  # a usage error can quote what was typed: sanitise it
+        from taskforce.cli._safe import printable
+
+        exc: Any = error
+        exc.message = printable(exc.message)
+        exc.show()
+        code = exc.exit_code
+    except typer.Abort:
+        print("Aborted!", file=sys.stderr)
+        code = EXIT_FAILED
+    sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -15,7 +15,6 @@ No test here asserts anything about time.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.pg import pg_url
+from tests.pg import admin_execute, fresh_database, pg_url
 from tests.reliability.ledger import LEDGER, Ledger
 
 LONG_ENV = "TASKFORCE_RELIABILITY_LONG"
@@ -80,28 +79,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         Path(path).write_text(LEDGER.render())
 
 
-async def _pg_exec(url: str, sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
-    try:
-        await conn.execute(sql)
-        if LEDGER.pg_version is None:
-            LEDGER.pg_version = str(await conn.fetchval("SHOW server_version"))
-    finally:
-        await conn.close()
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
     """A fresh database: an SQLite file, or a new database on the test PostgreSQL."""
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'reliability.db'}"
         return
-    admin = pg_url()
-    name = f"rel_{uuid.uuid4().hex[:12]}"
-    await _pg_exec(admin, f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{admin.rsplit('/', 1)[0]}/{name}"
-    finally:
-        await _pg_exec(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    if LEDGER.pg_version is None:
+        LEDGER.pg_version = await admin_execute(pg_url(), "SELECT 1")
+    async with fresh_database("rel") as url:
+        yield url
