@@ -20,7 +20,7 @@ from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.run import PlanWatch, Run, user
 from taskforce.agent.session import Session
-from taskforce.agent.setup import build_model, check_tools, header_values
+from taskforce.agent.setup import build_model, check_tools, header_values, model_record
 from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
 from taskforce.models.base import Model
 from taskforce.plan import scrub
@@ -134,6 +134,7 @@ class LeanAgent:
         session = Session(self.store, session_id, self.redactor)
         existed = await session.open(self.history_limit)
         approvals.refuse_if_paused(session)
+        session.state["model"] = model_record(self.model)  # saved with the session below
         self.planner.set_state(session.state.get("plan") if existed else None)
         plan = self.planner.plan
         resume = (
@@ -162,6 +163,7 @@ class LeanAgent:
         session = Session(self.store, session_id, self.redactor)
         if not await session.open(self.history_limit):
             raise SessionNotFoundError(f"no session {session_id!r}")
+        session.state["model"] = model_record(self.model)
         self.planner.set_state(session.state.get("plan"))
         mission = str(session.state.get("mission") or "")
         mine = [i for i, m in enumerate(session.history) if m == user(mission)]
@@ -265,6 +267,9 @@ class LeanAgent:
             return await run.finish(AgentStatus.MAX_STEPS, run.use.last_content)
         except ProviderError as exc:
             return await run.finish(AgentStatus.FAILED, "", error=exc)
+        except Exception as exc:  # a bug or a store failure: never leave the session "running"
+            await run.abandon(exc)
+            raise
 
     async def _turn(self, run: Run) -> str | None:
         """One turn: ask, then either accept the answer or run the calls. None: go on."""

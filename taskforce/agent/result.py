@@ -18,6 +18,8 @@ class AgentStatus(enum.StrEnum):
     MAX_STEPS = "max_steps"
     FAILED = "failed"
     PAUSED = "paused"
+    INCOMPLETE = "incomplete"
+    """The model gave its final answer with plan steps still open (listed in ``open_steps``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +27,9 @@ class AgentResult:
     """The outcome of one :meth:`LeanAgent.execute` call.
 
     Attributes:
-        status: ``completed``, ``max_steps``, ``failed``, or ``paused`` (a call waits for
-            approval: see :meth:`LeanAgent.resume`).
+        status: ``completed`` (answered, no plan step open), ``incomplete`` (answered with
+            plan steps still open: see `open_steps`), ``max_steps``, ``failed``, or ``paused``
+            (a call waits for approval: see :meth:`LeanAgent.resume`).
         final_message: The model's last answer (when failed, why; when paused, what waits).
         plan_markdown: The plan as a Markdown checklist (``No active plan.`` when none).
         steps: Model calls made during this run.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,14 +21,17 @@ from taskforce.agent.context import ContextBudget, is_context_overflow
 from taskforce.agent.dispatch import Prepared, parse_call, signature, tool_message
 from taskforce.agent.events import EventKind, EventSink, Redactor
 from taskforce.agent.guards import CallGuard, FinishGuard
+from taskforce.agent.limits import bound_reply
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.session import Session
-from taskforce.errors import ProviderError
+from taskforce.errors import ProviderError, StaleStateError
 from taskforce.models.base import Message, Model, ModelResponse, ToolCall, ToolSpec, Usage
 from taskforce.plan import Plan, StepSpec
 from taskforce.plan.requests import NewPlan
 from taskforce.tools.base import ToolProtocol
 from taskforce.tools.planner import PlannerTool
+
+log = logging.getLogger("taskforce.agent")
 
 
 def user(text: str) -> Message:
@@ -131,7 +135,7 @@ class Run:
             if answer_now:
                 view.append(user(prompts.ANSWER_NOW))
             try:
-                response = await self.model.complete(view, specs)
+                response = bound_reply(await self.model.complete(view, specs))
                 break
             except ProviderError as exc:
                 if harder or not is_context_overflow(exc):
@@ -230,12 +234,16 @@ class Run:
     ) -> AgentResult:
         """Save the final state (and history `events`), emit the last event, build the result."""
         plan = self.plan
+        open_steps = tuple(planning.open_steps(plan))
+        if status is AgentStatus.COMPLETED and open_steps:
+            status = AgentStatus.INCOMPLETE  # answered, but the plan is not done: say so
         fields: dict[str, Any] = {"plan": plan, "status": status.value, "mission": self.mission}
         message = self.redactor.text(f"{type(error).__name__}: {error}") if error else None
         if message:
             fields["error"] = message
+        else:
+            self.session.state.pop("error", None)  # an earlier run's failure is over
         await self.session.save(events=events, **fields)
-        open_steps = tuple(planning.open_steps(plan))
         if message:
             await self._emit(EventKind.ERROR, message=message, recovered=False)
         else:
@@ -255,6 +263,30 @@ class Run:
             pending_approval=self.redactor.data(self.pending) if self.pending else None,
             plan=plan,
         )
+
+    async def abandon(self, error: BaseException) -> None:
+        """After an unexpected error: mark the session ``failed`` (best effort), keep the rest.
+
+        If even that save fails (the messages of this turn may be what cannot be stored),
+        it is tried once more without them; a second failure is logged and left alone.
+        Another writer's newer version (a concurrent run) is left as it is.
+        """
+        fields: dict[str, Any] = {
+            "status": AgentStatus.FAILED.value,
+            "plan": self.plan,
+            "error": self.redactor.text(f"{type(error).__name__}: {error}"),
+        }
+        for attempt in (1, 2):
+            try:
+                await self.session.save(**fields)
+                return
+            except StaleStateError:
+                return
+            except Exception:
+                log.warning(
+                    "%s: could not record the failure", self.session_id, exc_info=attempt == 2
+                )
+                self.session.discard_unsaved()
 
     async def _emit(self, kind: EventKind, **data: Any) -> None:
         await self.events.emit(kind, self.session_id, **data)

@@ -62,6 +62,10 @@ class Session:
         self.history.extend(clean)
         self._pending.extend(clean)
 
+    def discard_unsaved(self) -> None:
+        """Forget messages not saved yet (they could not be stored); they stay in memory."""
+        self._pending = []
+
     def prepend(self, message: Message) -> None:
         """Put a message first in memory only (it is already stored, or must not be)."""
         self.history.insert(0, message)

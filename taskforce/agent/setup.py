@@ -41,6 +41,18 @@ def build_model(
     return model
 
 
+def model_record(model: Model) -> dict[str, str]:
+    """What a session keeps about its model: the name and the API base, never a key.
+
+    A password inside the API base URL (``http://user:pw@host/v1``) is left out.
+    """
+    record = {"name": str(model.name)}
+    base = getattr(model, "api_base", None)
+    if isinstance(base, str) and base.strip():
+        record["api_base"] = re.sub(r"^([\w+.-]+://[^:/@]*):[^@]*@", r"\1@", base.strip())
+    return record
+
+
 def check_tools(
     tools: Sequence[ToolProtocol] | None, planning: bool = True
 ) -> tuple[dict[str, ToolProtocol], PlannerTool]:

@@ -11,7 +11,7 @@ from taskforce.cli._errors import EXIT_OK, database_errors
 from taskforce.cli._render import EventPrinter, approval_line
 from taskforce.cli._run import model_label, new_session_id, stored_or_new
 from taskforce.cli._safe import markdown, one_line
-from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
+from taskforce.cli._settings import Settings, for_session, make_model, warn_ignored_api_base
 from taskforce.cli._views import pending_of
 from taskforce.cli._workspace import demo_tools_on, run_tools, workspace_of
 from taskforce.plan.text import plural
@@ -40,9 +40,11 @@ async def _open(
 
 def chat_command(settings: Settings, session: str | None) -> int:
     """Read requests until EOF, Ctrl-C or /exit; each one runs the agent in the session."""
+    state = stored_or_new(settings.resolved_db_url(), session, starting=True)
+    if session is not None and state is not None:
+        settings = for_session(settings, state, session)
     model = make_model(settings)  # fail on a bad model before opening anything
     warn_ignored_api_base(settings)
-    state = stored_or_new(settings.resolved_db_url(), session, starting=True)
     waiting = pending_of(state) if state is not None else None
     session_id = session or new_session_id()
     console = Console(highlight=False)

@@ -28,6 +28,7 @@ EXIT_PROVIDER = 3
 EXIT_DATABASE = 4
 EXIT_MAX_STEPS = 5
 EXIT_PAUSED = 6
+EXIT_INCOMPLETE = 7
 EXIT_FILE = 8
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
@@ -36,7 +37,8 @@ EXIT_CODES_HELP = (
     "Exit codes: 0 done; 1 unexpected error or failed run; 2 bad usage, unknown session "
     "or bad model name; 3 model provider error; 4 database error; 5 stopped at --max-steps "
     "with steps open; 6 paused: a call waits for approval (taskforce approve/reject SESSION); "
-    "8 a file cannot be read or written (plan export -o, plan import); 130 interrupted. "
+    "7 incomplete: the model finished with plan steps still open; 8 a file cannot be read "
+    "or written (plan export -o, plan import); 130 interrupted. "
     "`taskforce --debug COMMAND ...` shows tracebacks."
 )
 

@@ -41,6 +41,16 @@ DbOpt = Annotated[
 MaxStepsOpt = Annotated[
     int, typer.Option("--max-steps", min=1, max=1000, help="Most model calls per request.")
 ]
+TimeoutOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--timeout",
+        envvar="TASKFORCE_TIMEOUT",
+        min=0.5,
+        help="Seconds a model call may take, retries included (default: 60 per attempt, "
+        "150 in all). A provider that hangs gives up after this.",
+    ),
+]
 NoteOpt = Annotated[
     str | None, typer.Option("--note", "-n", help="Why: shown to the model with the decision.")
 ]
@@ -75,6 +85,7 @@ def settings_of(
     *,
     demo_tools: bool | None = None,
     workspace: str | None = None,
+    timeout: float | None = None,
 ) -> Settings:
     """The settings of one command (``ctx.obj`` holds ``--debug``)."""
     root = ctx.find_root()
@@ -86,4 +97,5 @@ def settings_of(
         debug=bool(root.obj),
         demo_tools=demo_tools,
         workspace=workspace,
+        timeout=timeout,
     )

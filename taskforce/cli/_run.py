@@ -10,30 +10,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-import typer
 from rich.console import Console
-from rich.panel import Panel
 
-from taskforce.cli._checklist import checklist_text
-from taskforce.cli._errors import (
-    EXIT_FAILED,
-    EXIT_INTERRUPTED,
-    EXIT_MAX_STEPS,
-    EXIT_OK,
-    EXIT_PAUSED,
-    EXIT_PROVIDER,
-    EXIT_USAGE,
-    database_errors,
-    fail,
-)
+from taskforce.cli._errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_PAUSED, database_errors
+from taskforce.cli._outcome import report
 from taskforce.cli._render import EventPrinter, LiveView
-from taskforce.cli._safe import markdown, one_line, printable
-from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
+from taskforce.cli._safe import one_line, printable
+from taskforce.cli._settings import Settings, for_session, make_model, warn_ignored_api_base
 from taskforce.cli._views import pending_of, waiting_line
 from taskforce.cli._workspace import demo_tools_on, files_line, run_tools, workspace_of
 from taskforce.errors import SessionNotFoundError, UserError
 from taskforce.models.offline import OFFLINE_LABEL
-from taskforce.plan.text import plural
 
 if TYPE_CHECKING:
     from taskforce.agent import AgentResult
@@ -75,8 +62,8 @@ async def execute(
     """Run `request` in `session_id` against the configured store.
 
     With a `decision` the paused session is resumed instead (`request` is unused).
-    A new session whose run failed before any model answered is deleted again: nothing
-    happened, so nothing is kept (a bad model name or key must not litter the list).
+    The session is saved from the first moment: a run that fails (even at its first
+    model call) leaves it with status `failed`, to retry with `run --session`.
     """
     from taskforce.agent import LeanAgent
     from taskforce.store import StateManager
@@ -90,10 +77,7 @@ async def execute(
         )  # fmt: skip
         if decision is not None:
             return await agent.resume(session_id, decision.approve, decision.note)
-        result = await agent.execute(request, session_id=session_id)
-        if not resume and _status(result) == "failed" and result.steps == 0:
-            await store.delete_state(session_id)
-        return result
+        return await agent.execute(request, session_id=session_id)
 
 
 def run_command(
@@ -103,10 +87,12 @@ def run_command(
     request = (mission or "").strip()
     if not request and session is None:
         raise UserError('the mission is empty: taskforce run "what to do" (or --session ID)')
-    model = make_model(settings)
     url = settings.resolved_db_url()
-    warn_ignored_api_base(settings)
     state = stored_or_new(url, session, starting=bool(request))
+    if session is not None and state is not None:
+        settings = for_session(settings, state, session)
+    model = make_model(settings)
+    warn_ignored_api_base(settings)
     if session is not None and state is not None:
         if (waiting := pending_of(state)) is not None:
             print(f"session {session} {waiting_line(session, waiting)}", file=sys.stderr)
@@ -192,76 +178,16 @@ def drive(
     return report(console, result, live=live, plan_shown=shown)
 
 
-def _status(result: AgentResult) -> str:
-    return str(getattr(result.status, "value", result.status))
-
-
-def report(
-    console: Console, result: AgentResult, *, live: bool, plan_shown: str | None = None
-) -> int:
-    """Print the final answer, the plan and how to come back; return the exit code.
-
-    The plan is left out when it is `plan_shown`, the plan as last printed.
-    """
-    status = _status(result)
-    if status == "failed" and result.steps == 0:
-        raise failure(result)  # nothing ran (and nothing was kept): just say why
-    if live:
-        answer = markdown(result.final_message)
-        plan = checklist_text(result.plan_markdown)
-        console.print(Panel(answer, title="answer", title_align="left", border_style="green"))
-        console.print(Panel(plan, title="plan", title_align="left", border_style="blue"))
-    else:
-        answer_text = printable(result.final_message or "(no answer)")
-        console.print("answer:\n" + answer_text, markup=False)
-        if result.plan_markdown != plan_shown:
-            console.print("plan:\n" + printable(result.plan_markdown), markup=False)
-    sid = result.session_id
-    console.print(f"session: {sid} · status: {status} · model calls: {result.steps}", markup=False)
-    if status == "paused" and result.pending_approval is not None:
-        console.print(waiting_line(sid, result.pending_approval), markup=False, style="yellow")
-        return EXIT_PAUSED
-    console.print(
-        f"(show it: taskforce plan show {sid} · continue it: taskforce run --session {sid})",
-        markup=False,
-        style="dim",
-    )
-    if status == "max_steps":
-        raise fail(
-            f"stopped after {plural(result.steps, 'model call')} with steps open; continue with "
-            f"`taskforce run --session {sid}` (or raise --max-steps)",
-            EXIT_MAX_STEPS,
-        )
-    if status == "failed":
-        raise failure(result)
-    return EXIT_OK
-
-
-def failure(result: AgentResult) -> typer.Exit:
-    """The one-line error and exit code for a failed run."""
-    error = result.error or result.final_message or "the run failed"
-    kind, _, detail = error.partition(": ")
-    if kind == "ProviderError" and "LLM Provider NOT provided" in detail:
-        model = detail.split(":", 1)[0]
-        return fail(
-            f"bad model name {model!r}: litellm does not know its provider; use "
-            "provider/model, e.g. openai/gpt-4o-mini or anthropic/claude-3-5-haiku-latest",
-            EXIT_USAGE,
-        )
-    if kind == "ProviderError":
-        return fail(f"model provider: {detail}", EXIT_PROVIDER)
-    return fail(error, EXIT_FAILED)
-
-
 def decide_command(
     settings: Settings, session: str, *, approve: bool, note: str | None, plain: bool
 ) -> int:
     """`taskforce approve|reject SESSION`: decide the waiting call, then continue the run."""
-    model = make_model(settings)
-    warn_ignored_api_base(settings)
     from taskforce.cli._views import read_state
 
     state = read_state(settings.resolved_db_url(), session)
+    settings = for_session(settings, state, session)
+    model = make_model(settings)
+    warn_ignored_api_base(settings)
     pending = pending_of(state)
     if pending is None:
         status = state.get("status") or "unknown"

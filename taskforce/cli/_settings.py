@@ -6,8 +6,8 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from taskforce.errors import ConfigurationError
 
@@ -52,6 +52,8 @@ class Settings:
     """The demo tools: None means "with the offline model only"."""
     workspace: str | None = None
     """The demo tools' folder (None: one per session next to the database)."""
+    timeout: float | None = None
+    """Seconds one model call may take, retries included (None: the model's default)."""
 
     @property
     def offline(self) -> bool:
@@ -106,11 +108,41 @@ def warn_ignored_api_base(settings: Settings) -> None:
         )
 
 
+def for_session(settings: Settings, state: Mapping[str, Any], session_id: str) -> Settings:
+    """The settings to continue `session_id` with: the model (and API base) it ran with.
+
+    `--model` (or `TASKFORCE_MODEL`) still wins; when it names another model than the
+    session's, a note on stderr says so. Sessions from before models were recorded keep
+    the configured model.
+    """
+    record = state.get("model")
+    stored = record.get("name") if isinstance(record, Mapping) else None
+    if not isinstance(stored, str) or not stored.strip():
+        return settings
+    base = record.get("api_base") if isinstance(record, Mapping) else None
+    stored_base = base if isinstance(base, str) and base.strip() else None
+    if settings.model is None:
+        if stored.strip().lower() in OFFLINE_NAMES:
+            return settings
+        return replace(settings, model=stored, api_base=settings.api_base or stored_base)
+    chosen = "offline" if settings.offline else settings.model.strip()
+    if chosen != stored.strip():
+        from taskforce.cli._safe import one_line
+
+        print(
+            f"note: session {session_id} ran with model {one_line(stored)}; continuing with "
+            f"{one_line(chosen)} as asked (--model or TASKFORCE_MODEL)",
+            file=sys.stderr,
+        )
+    return settings
+
+
 def make_model(settings: Settings, environ: Mapping[str, str] | None = None) -> Model:
     """The model for `settings`: the offline model unless a model name is configured.
 
     Raises:
-        ConfigurationError: a malformed model name, or a provider key that is not set.
+        ConfigurationError: a malformed or unknown model name, or a provider key that is
+            not set.
     """
     env = os.environ if environ is None else environ
     if settings.offline:
@@ -134,4 +166,12 @@ def make_model(settings: Settings, environ: Mapping[str, str] | None = None) -> 
     # Local OpenAI-compatible servers ignore the key, but litellm's client insists on one.
     var = _key_var(name) if settings.api_base else None
     key = "sk-no-key-required" if var and not env.get(var, "").strip() else None
-    return LiteLLMModel(name, api_base=settings.api_base, api_key=key)
+    if settings.timeout is None:
+        model = LiteLLMModel(name, api_base=settings.api_base, api_key=key)
+    else:  # one attempt may use it all; retries happen only within it
+        limit = settings.timeout
+        model = LiteLLMModel(
+            name, api_base=settings.api_base, api_key=key, timeout=limit, total_timeout=limit
+        )
+    model.check_name()  # before anything is stored: a typo must not create a session
+    return model

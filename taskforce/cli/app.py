@@ -33,6 +33,7 @@ from taskforce.cli._options import (
     PlainOpt,
     SessionArg,
     SessionOpt,
+    TimeoutOpt,
     WorkspaceOpt,
     settings_of,
 )
@@ -78,13 +79,21 @@ def run(
     api_base: ApiBaseOpt = None,
     db: DbOpt = None,
     max_steps: MaxStepsOpt = 30,
+    timeout: TimeoutOpt = None,
     plain: PlainOpt = False,
     demo_tools: DemoToolsOpt = None,
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Run a mission with the agent; show the tool calls and the checklist; the answer."""
     settings = settings_of(
-        ctx, db, model, api_base, max_steps, demo_tools=demo_tools, workspace=workspace
+        ctx,
+        db,
+        model,
+        api_base,
+        max_steps,
+        demo_tools=demo_tools,
+        workspace=workspace,
+        timeout=timeout,
     )
     with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._run import run_command
@@ -102,12 +111,20 @@ def _decide(
     api_base: str | None,
     db: str | None,
     max_steps: int,
+    timeout: float | None,
     plain: bool,
     demo_tools: bool | None,
     workspace: str | None,
 ) -> None:
     settings = settings_of(
-        ctx, db, model, api_base, max_steps, demo_tools=demo_tools, workspace=workspace
+        ctx,
+        db,
+        model,
+        api_base,
+        max_steps,
+        demo_tools=demo_tools,
+        workspace=workspace,
+        timeout=timeout,
     )
     with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._run import decide_command
@@ -125,12 +142,26 @@ def approve(
     api_base: ApiBaseOpt = None,
     db: DbOpt = None,
     max_steps: MaxStepsOpt = 30,
+    timeout: TimeoutOpt = None,
     plain: PlainOpt = False,
     demo_tools: DemoToolsOpt = None,
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Approve the call a paused session waits for; it runs and the mission continues."""
-    _decide(ctx, session, True, note, model, api_base, db, max_steps, plain, demo_tools, workspace)
+    _decide(
+        ctx,
+        session,
+        True,
+        note,
+        model,
+        api_base,
+        db,
+        max_steps,
+        timeout,
+        plain,
+        demo_tools,
+        workspace,
+    )
 
 
 @app.command()
@@ -142,12 +173,26 @@ def reject(
     api_base: ApiBaseOpt = None,
     db: DbOpt = None,
     max_steps: MaxStepsOpt = 30,
+    timeout: TimeoutOpt = None,
     plain: PlainOpt = False,
     demo_tools: DemoToolsOpt = None,
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Reject the call a paused session waits for; the model is told (with --note) and replans."""
-    _decide(ctx, session, False, note, model, api_base, db, max_steps, plain, demo_tools, workspace)
+    _decide(
+        ctx,
+        session,
+        False,
+        note,
+        model,
+        api_base,
+        db,
+        max_steps,
+        timeout,
+        plain,
+        demo_tools,
+        workspace,
+    )
 
 
 @app.command()
@@ -160,13 +205,21 @@ def chat(
     max_steps: MaxStepsOpt = 30,
     demo_tools: DemoToolsOpt = None,
     workspace: WorkspaceOpt = None,
+    timeout: TimeoutOpt = None,
 ) -> None:
     """Talk with the agent; the checklist is shown after every plan change.
 
     Ctrl-C or Ctrl-D (EOF) leaves; everything is already saved.
     """
     settings = settings_of(
-        ctx, db, model, api_base, max_steps, demo_tools=demo_tools, workspace=workspace
+        ctx,
+        db,
+        model,
+        api_base,
+        max_steps,
+        demo_tools=demo_tools,
+        workspace=workspace,
+        timeout=timeout,
     )
     with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.cli._chat import chat_command

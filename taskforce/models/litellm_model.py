@@ -13,16 +13,18 @@ messages.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import hashlib
 import json
 import logging
 import os
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 from tenacity.wait import wait_exponential
 
 from taskforce.errors import ConfigurationError, ContextWindowExceededError, ProviderError
@@ -46,6 +48,8 @@ _CONTEXT_HINTS = (
     "too many tokens",
 )
 _CHARS_PER_TOKEN = 4
+_MIN_ATTEMPT = 0.5  # seconds: no attempt is started with less time than this left
+_GRACE = 2.0  # seconds beyond an attempt's timeout before it is cut off regardless
 _MIN_SECRET_LEN = 6
 
 
@@ -70,7 +74,10 @@ class LiteLLMModel:
         context_window: Context size in tokens; default: litellm's model table, else None.
         max_retries: Retries after the first attempt for transient failures.
         retry_wait: ``(min, max)`` seconds of exponential backoff between attempts.
-        timeout: Seconds allowed for one request.
+        timeout: Seconds allowed for one request (one attempt).
+        total_timeout: Seconds one :meth:`complete` call may take in all, attempts and the
+            waits between them included (default: 2.5 x `timeout`, so 150 s): a provider
+            that hangs gives up in bounded time.
         **litellm_kwargs: Passed through to ``litellm.acompletion`` (temperature, headers, ...).
 
     Raises:
@@ -87,6 +94,7 @@ class LiteLLMModel:
         max_retries: int = 3,
         retry_wait: tuple[float, float] = (1.0, 30.0),
         timeout: float = 60.0,
+        total_timeout: float | None = None,
         **litellm_kwargs: Any,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
@@ -107,6 +115,8 @@ class LiteLLMModel:
             raise ConfigurationError("retry_wait must be (min, max) seconds with 0 <= min <= max")
         if not timeout > 0:
             raise ConfigurationError("timeout must be > 0 seconds")
+        if total_timeout is not None and not total_timeout > 0:
+            raise ConfigurationError("total_timeout must be > 0 seconds (or None)")
         if clash := sorted(_RESERVED & litellm_kwargs.keys()):
             raise ConfigurationError(f"LiteLLMModel manages these itself: {', '.join(clash)}")
         self._model = model.strip()
@@ -116,6 +126,7 @@ class LiteLLMModel:
         self._max_retries = max_retries
         self._retry_wait = (float(retry_wait[0]), float(retry_wait[1]))
         self._timeout = float(timeout)
+        self._total = float(total_timeout) if total_timeout is not None else 2.5 * self._timeout
         self._extra = dict(litellm_kwargs)
         self._info_window: int | None = None
         self._info_loaded = False
@@ -129,6 +140,25 @@ class LiteLLMModel:
     def name(self) -> str:
         """The litellm model string."""
         return self._model
+
+    def check_name(self) -> None:
+        """Fail now if litellm cannot tell the provider from the model name (imports litellm).
+
+        Raises:
+            ConfigurationError: e.g. ``"gpt4"`` or ``"nosuchprovider/x"``; names the fix.
+        """
+        try:
+            _import_litellm().get_llm_provider(self._model, api_base=self._api_base)
+        except Exception:
+            raise ConfigurationError(
+                f"bad model name {self._model!r}: litellm does not know its provider; use "
+                "provider/model, e.g. openai/gpt-4o-mini or anthropic/claude-3-5-haiku-latest"
+            ) from None
+
+    @property
+    def api_base(self) -> str | None:
+        """The endpoint's base URL, when one was given."""
+        return self._api_base
 
     @property
     def context_window(self) -> int | None:
@@ -192,9 +222,14 @@ class LiteLLMModel:
             request["api_base"] = self._api_base
         if self._api_key:
             request["api_key"] = self._api_key
+        deadline = time.monotonic() + self._total
+
+        def left() -> float:
+            return deadline - time.monotonic()
+
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(self._max_retries + 1),
-            wait=self._wait,
+            stop=lambda s: s.attempt_number > self._max_retries or left() < _MIN_ATTEMPT,
+            wait=lambda s: min(self._wait(s), max(0.0, left() - _MIN_ATTEMPT)),
             retry=retry_if_exception(lambda e: _is_transient(litellm, e)),
             before_sleep=self._log_retry,
             reraise=True,
@@ -202,10 +237,13 @@ class LiteLLMModel:
         try:
             async for attempt in retrying:
                 with attempt:
-                    response = await litellm.acompletion(**request)
+                    request["timeout"] = max(min(self._timeout, left()), _MIN_ATTEMPT)
+                    # litellm enforces the timeout; this bounds it even if a provider path does not
+                    async with asyncio.timeout(request["timeout"] + _GRACE):
+                        response = await litellm.acompletion(**request)
         except Exception as exc:
             attempts = retrying.statistics.get("attempt_number", 1)
-            error = self._provider_error(litellm, exc, attempts)
+            error = self._provider_error(litellm, exc, attempts, request["timeout"])
             raise error from (None if self._leaks(exc) else exc)
         try:
             return _convert(response)
@@ -252,13 +290,19 @@ class LiteLLMModel:
         key = self._secret()
         return key is not None and key in f"{exc!s}{exc!r}"
 
-    def _provider_error(self, litellm: Any, exc: Exception, attempts: int) -> ProviderError:
+    def _provider_error(
+        self, litellm: Any, exc: Exception, attempts: int, waited: float
+    ) -> ProviderError:
         status = getattr(exc, "status_code", None)
         detail = self._redact(_short(exc))
+        if isinstance(exc, TimeoutError):
+            detail = f"no answer within {waited:g} s"
         where = f"{self._model}" + (f" at {self._api_base}" if self._api_base else "")
         if _is_transient(litellm, exc):
             return ProviderError(
-                f"{where}: {detail} (gave up after {attempts} attempt(s))", retryable=True
+                f"{where}: {detail} (gave up after {attempts} attempt(s); at most "
+                f"{self._total:g} s per call, see timeout/total_timeout or --timeout)",
+                retryable=True,
             )
         if isinstance(exc, litellm.ContextWindowExceededError) or (
             status in (400, 413, None) and any(h in str(exc).lower() for h in _CONTEXT_HINTS)
@@ -308,6 +352,8 @@ def _is_transient(litellm: Any, exc: BaseException) -> bool:
         return False
     if _missing_module(exc):  # litellm reports e.g. a missing `mcp` as a connection error
         return False
+    if isinstance(exc, TimeoutError):  # our own bound on an attempt (see complete)
+        return True
     transient = (
         litellm.RateLimitError,
         litellm.Timeout,

@@ -18,8 +18,16 @@ MAX_ARGUMENT_DEPTH = 32
 """Deepest nesting of lists and objects accepted in arguments."""
 
 
+_CUT = "[arguments cut: "
+
+
 class ArgumentsError(ValueError):
     """Arguments that are too large or nested too deeply to be decoded safely."""
+
+
+def cut_arguments(text: str) -> str:
+    """The stand-in kept for arguments too large to keep (:func:`decode_arguments` refuses it)."""
+    return f"{_CUT}{len(text)} characters]"
 
 
 def nesting_depth(value: Any) -> int:
@@ -47,10 +55,14 @@ def decode_arguments(text: str) -> Any:
             :data:`MAX_ARGUMENT_DEPTH`.
         ValueError: not JSON.
     """
-    if len(text) > MAX_ARGUMENT_CHARS:
+    size, cut = len(text), text.startswith(_CUT)
+    counted = text[len(_CUT) : -len(" characters]")] if cut else ""
+    if counted.isdigit():
+        size = int(counted)
+    if size > MAX_ARGUMENT_CHARS or cut:
         raise ArgumentsError(
-            f"the arguments are too large ({len(text):,} characters; at most "
-            f"{MAX_ARGUMENT_CHARS:,}): send less, e.g. fewer or shorter steps per call"
+            f"the arguments are too large ({size:,} characters; at most "
+            f"{MAX_ARGUMENT_CHARS:,} in a reply): send less, e.g. fewer or shorter steps per call"
         )
     if not text.strip():
         return {}

@@ -37,7 +37,7 @@ def prepare(db_url: str, session_id: str, *, paused: bool) -> None:
     async def go() -> AgentStatus:
         async with StateManager(db_url) as store:
             agent = LeanAgent(
-                ScriptedModel([*script, reply("unused")]), state_manager=store,
+                ScriptedModel([*script, reply("unused")], name="offline"), state_manager=store,
                 max_steps=len(script), plan_first=False,
             )  # fmt: skip
             result = await agent.execute("Draft, publish and announce the post", session_id)

@@ -53,8 +53,11 @@ def test_ctrl_c_during_a_model_call_saves_and_resumes(tmp_path: Path) -> None:
     state = json.loads(run_bin(["plan", "show", sid, "--json"], url).stdout)
     assert [t["status"] for t in state["plan"]["tasks"]] == ["DONE", "PENDING"]
 
-    resumed = run_bin(["run", "--session", sid], url)  # the offline model takes over
+    resumed = run_bin(["run", "--session", sid, "--model", "offline"], url)  # server gone
     assert resumed.returncode == 0, resumed.stderr
+    assert f"session {sid} ran with model openai/test-model; continuing with offline" in (
+        resumed.stderr
+    )
     assert "create_plan" not in resumed.stdout and "1 of 2 steps done, 1 skipped" in resumed.stdout
 
 

@@ -161,7 +161,7 @@ async def test_max_retries_zero_means_one_request(openai_server: FakeOpenAIServe
 async def test_timeout_is_retried_then_raised(openai_server: FakeOpenAIServer) -> None:
     openai_server.script(reply("late", delay=3), reply("late", delay=3))
     with pytest.raises(ProviderError) as info:
-        await make(openai_server, max_retries=1, timeout=0.2).complete(USER, [])
+        await make(openai_server, max_retries=1, timeout=0.2, total_timeout=30).complete(USER, [])
     assert info.value.retryable is True
     assert "timed out" in str(info.value).lower()
     assert len(openai_server.requests) == 2
@@ -372,3 +372,21 @@ def test_missing_mcp_package_is_a_clear_error_not_retried(tmp_path: Any) -> None
         pytest.skip("this litellm version does not need mcp for tools=")
     assert out.startswith("ERROR False 0 ")
     assert "pip install mcp" in out and "No module named" in out
+
+
+async def test_a_hung_provider_gives_up_within_the_total_budget(
+    openai_server: FakeOpenAIServer,
+) -> None:
+    openai_server.script(*(reply("never in time", delay=60) for _ in range(4)))
+    model = make(openai_server, max_retries=3, timeout=1, total_timeout=2)
+    with pytest.raises(ProviderError) as info:
+        await model.complete(USER, [])
+    assert info.value.retryable is True
+    assert "at most 2 s per call" in str(info.value)
+    assert 1 <= len(openai_server.requests) <= 2  # the budget, not max_retries, ended it
+
+
+def test_total_timeout_defaults_and_checks() -> None:
+    with pytest.raises(ConfigurationError, match="total_timeout"):
+        LiteLLMModel("openai/x", total_timeout=0)
+    assert LiteLLMModel("openai/x", api_base="http://127.0.0.1:9/v1").api_base is not None
