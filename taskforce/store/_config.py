@@ -74,6 +74,26 @@ def sqlite_path(url: str) -> str | None:
     return path or ":memory:"
 
 
+def read_only_query(path: Path) -> str | None:
+    """How to open an existing SQLite file that cannot be written, as a URI query; else None.
+
+    On a read-only file system nobody can write the file, so it is opened ``immutable``
+    (SQLite then needs no ``-shm`` file, which it could not create there). A file or folder
+    merely without write permission is opened ``mode=ro``: another user may still write it.
+    """
+    if not path.is_file():
+        return None
+    try:
+        read_only_fs = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs (Windows)
+        read_only_fs = False
+    if read_only_fs:
+        return "mode=ro&immutable=1"
+    if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+        return "mode=ro"
+    return None
+
+
 def check_page(limit: int | None, offset: int = 0) -> None:
     """Refuse a negative or non-integer ``limit``/``offset`` with :class:`UserError`."""
     for name, value in (("limit", limit), ("offset", offset)):

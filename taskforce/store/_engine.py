@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection
@@ -18,7 +19,7 @@ from tenacity import (
     wait_random_exponential,
 )
 
-from taskforce.store._config import sqlite_path
+from taskforce.store._config import read_only_query, sqlite_path
 
 WRITE_OPTION = "taskforce_write"
 """Execution option marking a read-modify-write transaction (SQLite: BEGIN IMMEDIATE)."""
@@ -38,7 +39,12 @@ def create_engine(url: str) -> AsyncEngine:
     if path is None:
         return create_async_engine(url)
     if path != ":memory:" and not path.startswith("file:"):
-        Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        file = Path(path).expanduser()
+        if (query := read_only_query(file)) is not None:  # readable still; writes will fail
+            scheme = url.partition("://")[0]
+            url = f"{scheme}:///file:{quote(str(file.resolve()))}?{query}&uri=true"
+        else:
+            file.parent.mkdir(parents=True, exist_ok=True)
     return create_async_engine(url, pool_reset_on_return=None)
 
 

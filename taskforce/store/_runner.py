@@ -199,6 +199,8 @@ class Runner:
                     f"database {self.url} stayed locked for {self._retry_seconds}s: {orig}"
                 ) from exc
             detail = " ".join(str(orig).split())[:300]
+            if "readonly database" in detail:
+                detail += " (it is read-only here: it can be read, not written)"
             raise StateError(f"database {self.url} failed: {detail}") from exc
         except BrokenConnection as exc:
             raise StateError(f"database {self.url} failed: {exc}") from exc
@@ -221,6 +223,19 @@ class Runner:
         await self.ready()
         return await self.transact(body, write=write)
 
+    async def _at_head(self) -> bool:
+        """A look in a read transaction: a database at the head needs no write lock at all.
+
+        So the first operation of a process does not queue behind writers, and a read-only
+        database can be read. A database newer than the code is refused here already.
+        """
+
+        async def peek(conn: AsyncConnection) -> str | None:
+            return await conn.run_sync(_migrate.current_revision)
+
+        revision, _ = await self.transact(peek, write=False)
+        return not _migrate.check_revision(revision, url=self.url, auto_upgrade=self._auto_upgrade)
+
     async def migrate(self, action: Callable[[Any], None] | None) -> None:
         """Check (and auto-upgrade) the schema, or run an explicit Alembic ``action``."""
 
@@ -237,6 +252,8 @@ class Runner:
 
         if action is not None:
             self._ready = False
+        elif await self._at_head():
+            return
         _, cancelled = await self.transact(body, write=True)
         if cancelled:  # the migration landed whole; the caller's cancellation now applies
             raise asyncio.CancelledError("taskforce: the schema migration was committed")

@@ -99,7 +99,8 @@ class StateManager:
                 f"cannot use database URL {display_url(target)!r}: {scrub(str(exc), target)}"
             ) from None
         self._owns_engine = engine is None
-        self.url: str = self._engine.url.render_as_string(hide_password=True)
+        shown = self._engine.url.render_as_string(hide_password=True)
+        self.url: str = display_url(target) if target else shown  # as given, password hidden
         dialect = self._engine.dialect.name
         if dialect not in {"sqlite", "postgresql"}:
             raise ConfigurationError(f"unsupported database {dialect!r}: use SQLite or PostgreSQL")

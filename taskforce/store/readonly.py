@@ -22,6 +22,7 @@ from taskforce.store._config import (
     HEAD_REVISION,
     check_page,
     default_db_url,
+    read_only_query,
     sqlite_path,
     validate_session_id,
 )
@@ -45,7 +46,7 @@ def _open(url: str) -> sqlite3.Connection | None:
     file = Path(path).expanduser()
     if not file.exists():
         return None
-    uri = f"file:{quote(str(file.resolve()))}?mode=rw"
+    uri = f"file:{quote(str(file.resolve()))}?{read_only_query(file) or 'mode=rw'}"
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=5.0, isolation_level=None)
     except sqlite3.Error as exc:

@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from taskforce.store._migrate import PG_LOCK_KEY
 from tests.cli.conftest import TASKFORCE, run_bin, session_of
 from tests.cli.procs import Watched
 from tests.fakes.openai_server import ErrorReply, FakeOpenAIServer, Reply, reply, tool_call
-from tests.pg import pg_url
+from tests.pg import fresh_database
 
 pytestmark = pytest.mark.skipif(not TASKFORCE.exists(), reason="taskforce is not installed")
 
@@ -68,10 +69,10 @@ def _server_run(server: FakeOpenAIServer, mission: str = "One, then two") -> lis
 def test_ctrl_c_during_the_first_migration_stops_before_any_model_call(tmp_path: Path) -> None:
     db = tmp_path / "tf.db"
     url = f"sqlite+aiosqlite:///{db}"
-    assert run_bin(["db", "upgrade"], url).returncode == 0
-    holder = sqlite3.connect(db, isolation_level=None)
+    holder = sqlite3.connect(db, isolation_level=None)  # an empty database: it needs migrating
     try:
-        holder.execute("BEGIN IMMEDIATE")  # the run's first transaction must wait for us
+        holder.execute("PRAGMA journal_mode = WAL")
+        holder.execute("BEGIN IMMEDIATE")  # the run's migration must wait for us
         with FakeOpenAIServer() as server:
             server.script(reply("should never be asked"))
             with Watched(_server_run(server), url) as proc:
@@ -89,7 +90,11 @@ def test_ctrl_c_during_the_first_migration_stops_before_any_model_call(tmp_path:
 async def test_ctrl_c_while_the_migration_waits_on_postgresql(tmp_path: Path) -> None:
     import asyncpg
 
-    url = pg_url()
+    async with fresh_database("intr") as url:  # empty: the run must migrate it first
+        await _ctrl_c_while_migration_waits(url, asyncpg)
+
+
+async def _ctrl_c_while_migration_waits(url: str, asyncpg: Any) -> None:
     admin = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
     try:
         tx = admin.transaction()
