@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection
@@ -74,6 +75,29 @@ def install_sqlite_hooks(engine: AsyncEngine, *, busy_timeout_ms: int, synchrono
     def _on_begin(connection: Connection) -> None:
         write = connection.get_execution_options().get(WRITE_OPTION, False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def refused_by_server(exc: DBAPIError) -> bool:
+    """Whether the server itself answered with an error (PostgreSQL: a SQLSTATE).
+
+    Such a failed COMMIT rolled the transaction back; only a lost connection leaves the
+    outcome unknown.
+    """
+    return not exc.connection_invalidated and getattr(exc.orig, "sqlstate", None) is not None
+
+
+def disk_full(engine: AsyncEngine) -> bool:
+    """Whether the file system holding an SQLite database has no free space left."""
+    path = sqlite_path(engine.url.render_as_string())
+    if path is None or path == ":memory:":
+        return False
+    if path.startswith("file:"):
+        path = unquote(path[len("file:") :])
+    try:
+        stats = os.statvfs(Path(path).expanduser().parent)
+    except (OSError, AttributeError):
+        return False
+    return stats.f_bavail * stats.f_frsize < 64 * 1024
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -73,9 +73,9 @@ class Runner:
                     raise CommitUncertainError("the commit itself was cancelled") from None
                 cancelled = True
             except DBAPIError as exc:
-                if _engine.is_transient(exc):
-                    raise  # the transaction did not commit; safe to retry
-                raise CommitUncertainError(f"commit failed, outcome unknown: {exc}") from exc
+                if _engine.is_transient(exc) or _engine.refused_by_server(exc):
+                    raise  # the server answered: the transaction did not commit
+                raise CommitUncertainError(f"commit failed, outcome unknown: {exc.orig}") from exc
 
     async def transact(
         self, body: Callable[[AsyncConnection], Awaitable[T]], *, write: bool
@@ -201,6 +201,10 @@ class Runner:
             detail = " ".join(str(orig).split())[:300]
             if "readonly database" in detail:
                 detail += " (it is read-only here: it can be read, not written)"
+            elif _engine.disk_full(self.engine):
+                detail += (
+                    " (the disk holding it is full: free some space; this write was not saved)"
+                )
             raise StateError(f"database {self.url} failed: {detail}") from exc
         except BrokenConnection as exc:
             raise StateError(f"database {self.url} failed: {exc}") from exc

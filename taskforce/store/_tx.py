@@ -115,9 +115,11 @@ def run_sqlite(db: sqlite3.Connection, body: Callable[[Tx], T], write: bool) -> 
     """Run ``body`` in one transaction on ``db`` (call it in the connection's thread).
 
     A write takes SQLite's write lock up front (``BEGIN IMMEDIATE``), so the body reads
-    and writes with no other writer in between. Any failure rolls back. A failed
-    ``COMMIT`` that SQLite reports as "locked" has not committed and is raised as is (the
-    caller retries); any other failed ``COMMIT`` is :class:`CommitUncertainError`.
+    and writes with no other writer in between. Any failure rolls back. SQLite's commit
+    is atomic, so a failed ``COMMIT`` did not commit and is raised as is ("locked": the
+    caller retries; "database or disk is full": nothing was written) -- except an I/O
+    error, which can strike after the commit record was written:
+    :class:`CommitUncertainError`.
     """
     cursor = db.cursor()
     try:
@@ -131,7 +133,7 @@ def run_sqlite(db: sqlite3.Connection, body: Callable[[Tx], T], write: bool) -> 
             cursor.execute("COMMIT")
         except sqlite3.Error as exc:
             _rollback(db, exc)
-            if "locked" in str(exc).lower():
+            if not str(getattr(exc, "sqlite_errorname", "SQLITE_IOERR")).startswith("SQLITE_IOERR"):
                 raise
             raise CommitUncertainError(f"commit failed, outcome unknown: {exc}") from exc
         return result
