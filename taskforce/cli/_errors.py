@@ -15,6 +15,7 @@ from taskforce.errors import (
     ProviderError,
     SchemaVersionError,
     SessionNotFoundError,
+    StaleStateError,
     StateError,
     StatePayloadError,
     TaskforceError,
@@ -55,6 +56,14 @@ def describe(exc: BaseException) -> tuple[int, str]:
         return EXIT_USAGE, text
     if isinstance(exc, FileAccessError):
         return EXIT_FILE, text
+    if isinstance(exc, StaleStateError):
+        sid = exc.session_id
+        return EXIT_DATABASE, (
+            f"session {sid} was changed by another run while this one worked (version "
+            f"{exc.expected} became {exc.actual}); nothing was overwritten, and this run's work "
+            f"up to its last saved step is kept. See where it stands: taskforce plan show {sid}; "
+            f"then continue it: taskforce run --session {sid}"
+        )
     if isinstance(exc, SchemaVersionError):
         return EXIT_DATABASE, f"{text} (upgrade taskforce, or point --db at another database)"
     if isinstance(exc, StateError):

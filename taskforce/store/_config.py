@@ -15,6 +15,11 @@ from taskforce.errors import InvalidSessionIdError, UserError
 ENV_VAR = "TASKFORCE_DB_URL"
 """Environment variable that overrides the default database URL."""
 
+TIMEOUT_ENV = "TASKFORCE_DB_TIMEOUT"
+"""Environment variable: seconds to wait for a database server to answer (default 10)."""
+
+DEFAULT_DB_TIMEOUT = 10.0
+
 MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
 """Default limit on one saved state, one message or one event, as UTF-8 JSON (16 MiB)."""
 
@@ -46,6 +51,25 @@ def default_db_url(environ: Mapping[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     url = env.get(ENV_VAR, "").strip()
     return url or f"sqlite+aiosqlite:///{default_db_path()}"
+
+
+def db_timeout(environ: Mapping[str, str] | None = None) -> float:
+    """Seconds to wait for a database server to answer: ``TASKFORCE_DB_TIMEOUT`` or 10.
+
+    Raises:
+        UserError: the variable is set but not a positive number of seconds.
+    """
+    env = os.environ if environ is None else environ
+    text = env.get(TIMEOUT_ENV, "").strip()
+    if not text:
+        return DEFAULT_DB_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise UserError(f"{TIMEOUT_ENV} must be a positive number of seconds, not {text[:40]!r}")
+    return value
 
 
 def validate_session_id(session_id: object) -> str:
@@ -94,8 +118,17 @@ def read_only_query(path: Path) -> str | None:
     return None
 
 
+MAX_PAGE = 2**63 - 1
+"""Largest ``limit``/``offset`` (SQLite's and PostgreSQL's 64-bit integers)."""
+
+
 def check_page(limit: int | None, offset: int = 0) -> None:
-    """Refuse a negative or non-integer ``limit``/``offset`` with :class:`UserError`."""
+    """Refuse a ``limit``/``offset`` that is not an integer from 0 to :data:`MAX_PAGE`.
+
+    Raises:
+        UserError: naming the value (a larger one would overflow the database's integers).
+    """
     for name, value in (("limit", limit), ("offset", offset)):
-        if value is not None and (type(value) is not int or value < 0):
-            raise UserError(f"{name} must be an integer >= 0, not {value!r}")
+        if value is not None and (type(value) is not int or not 0 <= value <= MAX_PAGE):
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise UserError(f"{name} must be an integer from 0 to {MAX_PAGE}, not {shown}")

@@ -20,7 +20,7 @@ from tenacity import (
     wait_random_exponential,
 )
 
-from taskforce.store._config import read_only_query, sqlite_path
+from taskforce.store._config import DEFAULT_DB_TIMEOUT, read_only_query, sqlite_path
 
 WRITE_OPTION = "taskforce_write"
 """Execution option marking a read-modify-write transaction (SQLite: BEGIN IMMEDIATE)."""
@@ -29,8 +29,12 @@ _LOCKED = ("database is locked", "database table is locked", "database schema is
 _PG_RETRY_STATES = {"40001", "40P01"}  # serialization failure, deadlock detected
 
 
-def create_engine(url: str) -> AsyncEngine:
+def create_engine(url: str, *, timeout: float = DEFAULT_DB_TIMEOUT) -> AsyncEngine:
     """An async engine for ``url``; creates the parent directory of an SQLite file.
+
+    A PostgreSQL server gets `timeout` seconds to answer a connection attempt and six
+    times that for one statement: one that accepts connections and never answers is
+    given up on, not waited for.
 
     SQLite connections go back to the pool without the pool's "rollback on return":
     every transaction the store opens ends in COMMIT or ROLLBACK before that (see
@@ -38,6 +42,9 @@ def create_engine(url: str) -> AsyncEngine:
     """
     path = sqlite_path(url)
     if path is None:
+        if url.partition("://")[0].startswith("postgresql"):
+            limits = {"timeout": timeout, "command_timeout": 6 * timeout}
+            return create_async_engine(url, connect_args=limits)
         return create_async_engine(url)
     if path != ":memory:" and not path.startswith("file:"):
         file = Path(path).expanduser()

@@ -31,9 +31,16 @@ class Runner:
     """
 
     def __init__(
-        self, engine: AsyncEngine, url: str, *, auto_upgrade: bool, retry_seconds: float
+        self,
+        engine: AsyncEngine,
+        url: str,
+        *,
+        auto_upgrade: bool,
+        retry_seconds: float,
+        timeout: float | None = None,
     ) -> None:
         self.engine = engine
+        self.timeout = timeout
         self.url = url
         self.dialect = engine.dialect.name
         self.memory = self.dialect == "sqlite" and engine.url.database in (None, "", ":memory:")
@@ -208,8 +215,15 @@ class Runner:
             raise StateError(f"database {self.url} failed: {detail}") from exc
         except BrokenConnection as exc:
             raise StateError(f"database {self.url} failed: {exc}") from exc
+        except TimeoutError as exc:  # a server that accepts connections but never answers
+            waited = f" within {self.timeout:g} s" if self.timeout else ""
+            raise StateError(
+                f"database {self.url} did not answer{waited} (is it overloaded, or not a "
+                "PostgreSQL server? TASKFORCE_DB_TIMEOUT sets how long to wait)"
+            ) from exc
         except OSError as exc:
-            raise StateError(f"cannot open database {self.url}: {exc}") from exc
+            reason = str(exc) or type(exc).__name__
+            raise StateError(f"cannot open database {self.url}: {reason}") from exc
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def ready(self) -> None:

@@ -31,6 +31,7 @@ from taskforce.store._codec import (
 from taskforce.store._config import (
     MAX_PAYLOAD_BYTES,
     check_page,
+    db_timeout,
     default_db_url,
     validate_session_id,
 )
@@ -73,6 +74,8 @@ class StateManager:
         lock_retry_seconds: Total time to keep retrying "database is locked" (jittered).
         sqlite_synchronous: SQLite ``synchronous`` pragma; FULL makes every commit durable.
         cache_size: Sessions whose last plan is kept in memory to diff writes against.
+        connect_timeout: Seconds a PostgreSQL server has to answer a connection (a
+            statement gets six times that); default ``TASKFORCE_DB_TIMEOUT`` or 10.
     """
 
     def __init__(
@@ -86,14 +89,18 @@ class StateManager:
         lock_retry_seconds: float = 30.0,
         sqlite_synchronous: str = "FULL",
         cache_size: int = 256,
+        connect_timeout: float | None = None,
     ) -> None:
         if engine is not None and url is not None:
             raise ConfigurationError("pass either url or engine, not both")
         if sqlite_synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ConfigurationError(f"bad sqlite_synchronous {sqlite_synchronous!r}")
         target = normalize_url(url or default_db_url()) if engine is None else ""
+        timeout = db_timeout() if connect_timeout is None else connect_timeout
+        if not timeout > 0:
+            raise ConfigurationError(f"connect_timeout must be > 0 seconds, not {timeout!r}")
         try:
-            self._engine = engine or _engine.create_engine(target)
+            self._engine = engine or _engine.create_engine(target, timeout=timeout)
         except (ArgumentError, ImportError, ValueError) as exc:  # the cause may hold the password
             raise ConfigurationError(
                 f"cannot use database URL {display_url(target)!r}: {scrub(str(exc), target)}"
@@ -111,7 +118,11 @@ class StateManager:
                 synchronous=sqlite_synchronous.upper(),
             )
         self._db = Runner(
-            self._engine, self.url, auto_upgrade=auto_upgrade, retry_seconds=lock_retry_seconds
+            self._engine,
+            self.url,
+            auto_upgrade=auto_upgrade,
+            retry_seconds=lock_retry_seconds,
+            timeout=timeout,
         )
         self._limit = max_payload_bytes
         self._cache: OrderedDict[str, Cached] = OrderedDict()
