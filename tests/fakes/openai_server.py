@@ -161,6 +161,11 @@ class FakeOpenAIServer:
             self._items.extend(items)
         return self
 
+    def clear(self) -> None:
+        """Drop the scripted items not consumed yet."""
+        with self._lock:
+            self._items.clear()
+
     @property
     def pending(self) -> int:
         """How many scripted items have not been consumed yet."""

@@ -69,7 +69,8 @@ def ledger(mode: Mode) -> Ledger:
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if "tests/reliability" in report.nodeid:
-        LEDGER.outcome(report.nodeid, report.when, report.outcome, report.duration)
+        outcome = "xfailed" if getattr(report, "wasxfail", None) is not None else report.outcome
+        LEDGER.outcome(report.nodeid, report.when, outcome, report.duration)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

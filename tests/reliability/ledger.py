@@ -85,6 +85,23 @@ class Ledger:
             "planners, retrying the `conflict` result; afterwards every step is there exactly "
             "once, in each writer's order, the versions are contiguous, and no error (a "
             'surfaced "database is locked" included) reached a writer.',
+            "- **Hostile input at every door** (`test_hostile_doors.py`, "
+            "`test_hostile_wire.py`; generators in `hostile.py`, checks in `oracles.py`): "
+            "text with control characters, escape sequences (clear screen, OSC 8 links, cursor "
+            "moves), bidi overrides, NUL, huge runs, forged checklist lines and rich markup, "
+            "sent as **command lines** (the real `taskforce` entry point, every command, "
+            "hostile values, non-UTF-8 bytes), **missions** (`LeanAgent`), **Plan.md files** "
+            "(`plan import`: spliced, forged, 3,000-step and garbage documents), **model "
+            "replies** from the scripted OpenAI-compatible server through litellm (garbage, "
+            "non-UTF-8 bodies, wrong shapes, 2 MB texts, nested and unparsable arguments, "
+            "HTTP errors) and **raw JSON-RPC** lines to a `taskforce mcp` process. After "
+            "every example: only documented exit codes and no traceback; nothing raw on the "
+            "terminal (`tests/terminal.py`); nothing unencodable in the database (every text "
+            "value valid UTF-8, every JSON string encodable); a refused command or call left "
+            "the database byte-for-byte as it was; every run ended in a defined status "
+            "(never `running`); every request got exactly one JSON-RPC answer. Quick mode "
+            "draws a fixed set of examples (derandomized: CI is reproducible); long mode "
+            "draws fresh ones.",
             "- The same on PostgreSQL (a fresh database per test from "
             "`TASKFORCE_TEST_PG_URL`; with `TASKFORCE_REQUIRE_PG=1` a missing URL fails).",
             "",
@@ -96,7 +113,15 @@ class Ledger:
             name = nodeid.split("tests/reliability/", 1)[-1]
             lines.append(f"| `{name}` | {outcome} | {seconds:.1f} |")
         passed = sum(1 for o, _ in self.outcomes.values() if o == "passed")
-        lines += ["", f"{passed} of {len(self.outcomes)} passed.", ""]
+        known = sum(1 for o, _ in self.outcomes.values() if o == "xfailed")
+        lines += ["", f"{passed} of {len(self.outcomes)} passed."]
+        if known:
+            lines.append(
+                f"{known} marked as expected failures (strict xfail): open issues owned "
+                "elsewhere, named in each test's mark; they fail the suite once fixed, so the "
+                "mark is removed then."
+            )
+        lines.append("")
         calls = sum(v.get("calls", 0) + v.get("tool calls sent", 0) for v in self.figures.values())
         escaped = sum(v.get("exceptions escaped", 0) for v in self.figures.values())
         lost = sum(v.get("lost updates", 0) for v in self.figures.values())
