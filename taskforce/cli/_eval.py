@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from taskforce.cli._safe import cell, one_line
 from taskforce.cli._settings import _key_var, missing_key
 from taskforce.errors import ConfigurationError
 from taskforce.plan.text import plural
@@ -180,7 +182,7 @@ def summary_table(summary: Summary, console: Console) -> None:
     for a in summary.arms:
         per = max(a.runs, 1)
         table.add_row(
-            a.suite, a.arm, f"{a.solved}/{a.runs}", f"{a.low:.0%}-{a.high:.0%}",
+            cell(a.suite), cell(a.arm), f"{a.solved}/{a.runs}", f"{a.low:.0%}-{a.high:.0%}",
             str(a.false_completions), str(a.no_work_ticks), str(a.crashes),
             f"{a.turns / per:.1f}", f"{a.input_tokens // per:,}", f"{a.planning_share:.0%}",
         )  # fmt: skip
@@ -225,15 +227,16 @@ class _progress:
         r = p.record
         if r is None:
             return
-        what = f"{r.key.mission} [{r.key.arm}#{r.key.repeat}]"
-        verdict = "solved" if r.solved else f"not solved ({r.status})"
+        what = one_line(f"{r.key.mission} [{r.key.arm}#{r.key.repeat}]")  # names are data
+        verdict = "solved" if r.solved else f"not solved ({one_line(r.status)})"
         line = f"{p.done}/{p.total} {what}: {verdict}" + (" (stored)" if p.reused else "")
         if self.plain:
             print(line, file=sys.stderr, flush=True)
             return
-        self.bar.update(self.task, completed=p.done, description=what)
+        self.bar.update(self.task, completed=p.done, description=escape(what))
         if not p.reused:
-            self.bar.console.print(line + f" — {r.seconds:.0f} s, {r.turns} turns")
+            text = f"{line} — {r.seconds:.0f} s, {r.turns} turns"
+            self.bar.console.print(text, markup=False, highlight=False)
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
