@@ -16,6 +16,9 @@ from typer.testing import CliRunner
 from taskforce.cli.app import app
 
 TASKFORCE = Path(sys.executable).parent / "taskforce"
+PROCESS_WAIT = 300.0
+"""Seconds a test waits for a `taskforce` process (its output, its exit). Only a bound for a
+hung process, never a speed check: on a loaded 2-core machine a CLI start takes 30-60 s."""
 SESSION_ID = re.compile(r"session:? (\d{8}-\d{6}-[0-9a-f]{6})")
 
 Invoke = Callable[..., Result]
@@ -44,7 +47,7 @@ def run_bin(
     db_url: str,
     *,
     extra_env: dict[str, str] | None = None,
-    timeout: float = 60,
+    timeout: float = PROCESS_WAIT,
 ) -> subprocess.CompletedProcess[str]:
     """Run the installed `taskforce` executable with TASKFORCE_DB_URL set."""
     env = {**os.environ, "TASKFORCE_DB_URL": db_url, "COLUMNS": "200", **(extra_env or {})}

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
-from tests.cli.conftest import TASKFORCE
+from tests.cli.conftest import PROCESS_WAIT, TASKFORCE
 
 
 class Watched:
@@ -40,7 +40,7 @@ class Watched:
             self._new.put(line)
         self._new.put(None)
 
-    def wait_for(self, predicate: Callable[[str], bool], timeout: float = 60) -> str:
+    def wait_for(self, predicate: Callable[[str], bool], timeout: float = PROCESS_WAIT) -> str:
         """The first stdout line (from now on, or already seen) for which `predicate` holds."""
         for line in self.lines:
             if predicate(line):
@@ -59,7 +59,7 @@ class Watched:
                 return line
         raise AssertionError(f"no such line; output so far: {''.join(self.lines)!r}")
 
-    def wait_until(self, condition: Callable[[], bool], timeout: float = 60) -> None:
+    def wait_until(self, condition: Callable[[], bool], timeout: float = PROCESS_WAIT) -> None:
         """Poll `condition` (e.g. a database lock wait) until it holds."""
         deadline = time.monotonic() + timeout
         while not condition():
@@ -75,7 +75,7 @@ class Watched:
         except OSError:
             return False
 
-    def finish(self, timeout: float = 60) -> tuple[int, str, str]:
+    def finish(self, timeout: float = PROCESS_WAIT) -> tuple[int, str, str]:
         """Wait for the exit: (code, all stdout, stderr)."""
         self.proc.wait(timeout=timeout)
         while not self._ended and (line := self._new.get(timeout=timeout)) is not None:

@@ -33,7 +33,7 @@ def test_an_in_memory_database_is_refused(cli: Invoke, url: str, args: list[str]
 
 def test_the_mcp_server_refuses_an_in_memory_database(tmp_path: object) -> None:
     for url in ("sqlite+aiosqlite://", "sqlite://"):
-        result = run_bin(["mcp", "--db", url], url, timeout=60)
+        result = run_bin(["mcp", "--db", url], url)
         assert result.returncode == 2, result.stderr
         assert "in-memory SQLite database" in result.stderr
 

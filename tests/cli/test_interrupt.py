@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from taskforce.store._migrate import PG_LOCK_KEY
-from tests.cli.conftest import TASKFORCE, run_bin, session_of
+from tests.cli.conftest import PROCESS_WAIT, TASKFORCE, run_bin, session_of
 from tests.cli.procs import Watched
 from tests.fakes.openai_server import ErrorReply, FakeOpenAIServer, Reply, reply, tool_call
 from tests.pg import fresh_database
@@ -40,12 +40,12 @@ def test_ctrl_c_during_a_model_call_saves_and_resumes(tmp_path: Path) -> None:
              "--api-base", server.url],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PROCESS_WAIT
         while len(server.requests) < 3 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
-        assert len(server.requests) == 3, proc.communicate(timeout=5)
+        assert len(server.requests) == 3, proc.communicate(timeout=PROCESS_WAIT)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=PROCESS_WAIT)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     sid = session_of(out)
@@ -135,7 +135,7 @@ def test_ctrl_c_while_a_tool_result_is_saved_keeps_it(tmp_path: Path) -> None:
                 reply("never asked"),
             )  # fmt: skip
             with Watched(_server_run(server), url) as proc:
-                proc.wait_for(lambda line: line.startswith("- [x] 1. One"))  # shown, then saved
+                proc.wait_for(lambda line: line.startswith("← Step 1 marked DONE"))  # then saved
                 proc.proc.send_signal(signal.SIGINT)
                 holder.execute("COMMIT")
                 code, out, err = proc.finish()

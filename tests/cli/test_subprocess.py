@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import TASKFORCE, run_bin, session_of
+from tests.cli.conftest import PROCESS_WAIT, TASKFORCE, run_bin, session_of
 
 pytestmark = pytest.mark.skipif(not TASKFORCE.exists(), reason="taskforce is not installed")
 
@@ -108,7 +108,11 @@ def test_read_only_commands_do_not_import_litellm_or_the_async_engine(
     out = tmp_path / "probe.json"
     env = {"TASKFORCE_DB_URL": url, "PROBE_OUT": str(out), "PATH": "/usr/bin:/bin"}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", PROBE, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_WAIT,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() and "error" not in done.stderr
