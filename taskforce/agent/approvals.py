@@ -1,11 +1,11 @@
 """Approvals: calls a human must allow before they run, and the pause and resume around them.
 
 A call is *gated* when its tool has ``requires_approval``, or when the planner says so: a
-planner call that starts or finishes (``IN_PROGRESS`` / ``DONE``) a plan step flagged
-``requires_approval`` that was not approved before (:meth:`PlannerTool.gate`; an approved
-step is remembered in the session state under ``approved_steps``, so finishing it later
-does not ask again). A call whose arguments are invalid is not gated: it fails as usual,
-no human is bothered.
+planner call that starts, finishes, skips, rewords, removes or unflags an open plan step
+flagged ``requires_approval`` that was not approved before, or a new plan that drops it
+(approval flags are sticky: :meth:`PlannerTool.gate`; an approved step is remembered in
+the session state under ``approved_steps``, so finishing it later does not ask again).
+A call whose arguments are invalid is not gated: it fails as usual, no human is bothered.
 
 The rule for one turn with several calls: every call that is not gated runs as usual; the
 first gated call is held; any further gated call (and any copy of a held one) is answered

@@ -162,8 +162,18 @@ class PlannerTool:
         )
 
     def gate(self, request: PlanRequest, plan: Plan, approved: Collection[str]) -> Gate | None:
-        """The human approval `request` needs on `plan` (see :func:`planner_calls.gate`)."""
-        return planner_calls.gate(request, plan, approved)
+        """The human approval `request` needs on `plan` (see :func:`planner_calls.gate`).
+
+        A request the plan refuses needs none: it fails as usual when it runs. Only a plan
+        with an open gated step is looked at further (the request is applied as a draft).
+        """
+        if isinstance(request, ReadPlan) or not planner_calls.has_gate(plan, approved):
+            return None  # the usual case costs no draft application
+        try:
+            change = self.change(request, plan)
+        except PlanError:
+            return None
+        return planner_calls.gate(change, approved)
 
     async def run(self, request: PlanRequest) -> tuple[dict[str, Any], PlanChange | None]:
         """Apply a decoded request once (and commit it when bound).

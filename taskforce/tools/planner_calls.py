@@ -7,12 +7,14 @@
   :data:`~taskforce.plan.requests.PlanRequest`; it is all ``validate_params`` does.
 * :func:`apply` applies a request to a plan, once, and returns a :class:`PlanChange`: the
   new plan, its lifecycle events (the history every door records) and the message.
-* :func:`gate` says which plan steps flagged ``requires_approval`` a request would start
-  or finish, so a caller (the agent) can hold it for a human without running it.
+* :func:`gate` says which plan steps flagged ``requires_approval`` a change would start,
+  finish, reword, unflag or drop (approval flags are sticky), so a caller (the agent) can
+  hold the call for a human without running it.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,7 +29,12 @@ from taskforce.plan.step import AGENT, Actor
 from taskforce.plan.text import check_length, clean_text
 from taskforce.tools.planner_args import parse_args
 
-_GATED = (StepStatus.IN_PROGRESS, StepStatus.DONE)
+_STATUS_VERBS = {
+    StepStatus.IN_PROGRESS: "start",
+    StepStatus.DONE: "mark done",
+    StepStatus.SKIPPED: "skip",
+    StepStatus.FAILED: "mark failed",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,32 +179,81 @@ def _message(request: PlanRequest, plan: Plan) -> str:
     return f"Plan updated: {count} step{'' if count == 1 else 's'}."
 
 
-def gate(request: PlanRequest, plan: Plan, approved: Collection[str]) -> Gate | None:
-    """The approval `request` needs on `plan`, or None.
+def gate(change: PlanChange, approved: Collection[str]) -> Gate | None:
+    """The human approval `change` needs, or None.
 
-    A request that starts or finishes (IN_PROGRESS / DONE) an open step flagged
-    ``requires_approval`` whose id is not in `approved` needs one; so does a step under
-    such a parent (starting a sub-step starts the parent's work).
+    Approval flags are sticky. An open step flagged ``requires_approval`` whose id is not
+    in `approved` may not be started, finished (done, skipped or failed), reworded,
+    removed or stripped of its flag without a human: that covers ``mark_done`` on it,
+    ``update_plan`` removing it (and adding it back unflagged), and ``create_plan``
+    replacing the plan. Starting or finishing a step under such a parent needs the
+    parent's approval (a sub-step's work is the parent's). A new plan that carries the
+    step over (same text, still flagged, still open) keeps the gate on the new step and
+    needs no approval now.
     """
-    if not isinstance(request, SetStatus) or request.status not in _GATED:
+    if change.plan is change.before:
         return None
-    steps = plan.steps
-    gated: dict[str, tuple[int, Step]] = {}
-    for number in request.indices:
-        if not 0 < number <= len(steps) or not steps[number - 1].status.is_open:
-            continue
-        step = steps[number - 1]
-        chain = [step]
-        while (parent := plan.parent_of(chain[-1])) is not None:
-            chain.append(parent)
-        for held in chain:
-            if held.requires_approval and held.status.is_open and held.id not in approved:
-                gated.setdefault(held.id, (plan.number_of(held), held))
-    if not gated:
+    after = {s.id: s for s in change.plan.steps}
+    old = {s.id for s in change.before.steps}
+    carried = Counter(  # new steps that take a dropped gated step's place
+        s.description.casefold()
+        for s in change.plan.steps
+        if s.id not in old and s.requires_approval and s.status is StepStatus.PENDING
+    )
+    before = change.before
+    found: dict[str, dict[str, Step]] = {}  # verb -> the gated steps it concerns, by id
+    for step in before.steps:
+        now = after.get(step.id)
+        if _held(step, approved):
+            verb = _gated_verb(step, now, carried)
+            if verb is not None:
+                found.setdefault(verb, {}).setdefault(step.id, step)
+        elif now is not None and step.status.is_open and now.status is not step.status:
+            verb = _STATUS_VERBS.get(now.status)
+            parent = before.parent_of(step)
+            while verb is not None and parent is not None:  # a sub-step's work is its parent's
+                if _held(parent, approved):
+                    found.setdefault(verb, {}).setdefault(parent.id, parent)
+                parent = before.parent_of(parent)
+    if not found:
         return None
-    verb = "start" if request.status is StepStatus.IN_PROGRESS else "mark done"
-    listed = "; ".join(f"{n}. {s.description}" for n, s in sorted(gated.values()))
-    return Gate(f"{verb} plan step {listed}", tuple(gated))
+    preview = "; ".join(
+        f"{verb} plan step "
+        + "; ".join(f"{before.number_of(s)}. {s.description}" for s in _ordered(before, held))
+        for verb, held in found.items()
+    )
+    ids = dict.fromkeys(s.id for held in found.values() for s in _ordered(before, held))
+    return Gate(preview, tuple(ids))
+
+
+def _held(step: Step, approved: Collection[str]) -> bool:
+    return step.requires_approval and step.status.is_open and step.id not in approved
+
+
+def _ordered(plan: Plan, steps: dict[str, Step]) -> list[Step]:
+    return sorted(steps.values(), key=plan.number_of)
+
+
+def has_gate(plan: Plan, approved: Collection[str]) -> bool:
+    """Whether `plan` has an open step flagged ``requires_approval`` not yet approved."""
+    return any(_held(s, approved) for s in plan.steps)
+
+
+def _gated_verb(step: Step, now: Step | None, carried: Counter[str]) -> str | None:
+    """What a change does to gated `step` (`now` is it afterwards), if a human must allow it."""
+    if now is None:
+        key = step.description.casefold()
+        if carried[key] > 0:
+            carried[key] -= 1  # one new flagged step stands in for one dropped step
+            return None
+        return "drop"
+    if now.description != step.description:
+        return "reword"
+    if not now.requires_approval:
+        return "unflag"
+    if now.status is step.status or now.status is StepStatus.PENDING:
+        return None
+    return _STATUS_VERBS.get(now.status, f"mark {now.status.value.lower()}")
 
 
 def same_numbers(request: PlanRequest, before: Plan, after: Plan) -> bool:
