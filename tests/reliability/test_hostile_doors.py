@@ -4,7 +4,9 @@ Every example runs the real CLI entry point (``taskforce.cli.app.main``, as the 
 script does) against a real SQLite file. After each: only documented exit codes, no
 traceback, no raw control sequence in the output, nothing unencodable in the database,
 and a refused command (usage, file or database error) left the database as it was.
-Missions also go through ``LeanAgent`` on SQLite and PostgreSQL.
+Missions also go through ``LeanAgent`` on SQLite and PostgreSQL. Lone surrogates (a half
+emoji) and non-UTF-8 command-line bytes are generated too: since 13.1 they are stored as
+U+FFFD, so those tests pass like the others (they were strict xfails before).
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -38,12 +39,6 @@ from tests.terminal import raw_controls
 
 REFUSED = {2, 4, 8}
 ENDED = {s.value for s in AgentStatus} - {"running"}
-ISSUE_13_1 = pytest.mark.xfail(
-    strict=True,
-    reason="13.1 (the plan-seam engineer's): a lone surrogate in a mission (a non-UTF-8 "
-    "argument, a half emoji) fails the save with UnicodeEncodeError; when 13.1 lands this "
-    "passes and the strict xfail fails: remove the mark",
-)
 
 
 def budget(mode: Mode, quick: int, long: int) -> settings:
@@ -97,7 +92,6 @@ def test_generated_command_lines(mode: Mode, ledger: Ledger, tmp_path: Path) -> 
     _command_lines(mode, ledger, tmp_path, "hostile command lines (CLI)", None)
 
 
-@ISSUE_13_1
 def test_generated_command_lines_with_undecodable_bytes(
     mode: Mode, ledger: Ledger, tmp_path: Path
 ) -> None:
@@ -162,7 +156,6 @@ async def test_generated_missions_through_the_agent(
     await _missions(mode, ledger, db_url, hostile_text, "hostile missions")
 
 
-@ISSUE_13_1
 async def test_generated_missions_with_lone_surrogates(
     mode: Mode, ledger: Ledger, db_url: str
 ) -> None:
