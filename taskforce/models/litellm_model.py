@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import hashlib
 import json
 import logging
 import os
@@ -28,7 +27,8 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 from tenacity.wait import wait_exponential
 
 from taskforce.errors import ConfigurationError, ContextWindowExceededError, ProviderError
-from taskforce.models.base import Message, ModelResponse, ToolCall, ToolSpec, Usage
+from taskforce.models._reply import convert_reply
+from taskforce.models.base import Message, ModelResponse, ToolSpec
 
 __all__ = ["LiteLLMModel"]
 
@@ -246,7 +246,7 @@ class LiteLLMModel:
             error = self._provider_error(litellm, exc, attempts, request["timeout"])
             raise error from (None if self._leaks(exc) else exc)
         try:
-            return _convert(response)
+            return convert_reply(response)
         except Exception as exc:
             raise ProviderError(
                 f"{self._model}: could not read the provider's reply ({type(exc).__name__}: "
@@ -388,53 +388,3 @@ def _short(exc: BaseException) -> str:
     # litellm says "litellm.InternalServerError: InternalServerError: OpenAIException - ..."
     text = re.sub(r"^(?:litellm\.)?(\w+): (?:\1: )?(?:\w+Exception - )?", r"\1: ", text)
     return text if len(text) <= 500 else text[:497] + "..."
-
-
-# -- reply conversion ----------------------------------------------------------------------
-
-
-def _convert(response: Any) -> ModelResponse:
-    choices = getattr(response, "choices", None) or []
-    if not choices:
-        raise ValueError("the reply has no choices")
-    message = choices[0].message
-    calls = []
-    seen: set[str] = set()
-    for index, raw in enumerate(getattr(message, "tool_calls", None) or []):
-        function = _get(raw, "function")
-        name = str(_get(function, "name") or "")
-        arguments = _get(function, "arguments")
-        if not isinstance(arguments, str):
-            arguments = "{}" if arguments is None else json.dumps(arguments, default=str)
-        call_id = _get(raw, "id")
-        if not isinstance(call_id, str) or not call_id or call_id in seen:
-            call_id = _stable_id(getattr(response, "id", ""), index, name, arguments)
-        seen.add(call_id)
-        calls.append(ToolCall(id=call_id, name=name, arguments=arguments))
-    usage = getattr(response, "usage", None)
-    return ModelResponse(
-        content=_text(getattr(message, "content", None)),
-        tool_calls=tuple(calls),
-        usage=Usage(
-            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-        ),
-    )
-
-
-def _get(obj: Any, key: str) -> Any:
-    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
-
-
-def _text(content: Any) -> str | None:
-    """The reply text; None when there is none (some servers send "" beside tool calls)."""
-    if isinstance(content, list):  # content parts
-        content = "".join(str(_get(p, "text") or "") for p in content)
-    elif content is not None and not isinstance(content, str):
-        content = str(content)
-    return content if content and content.strip() else None
-
-
-def _stable_id(response_id: Any, index: int, name: str, arguments: str) -> str:
-    digest = hashlib.sha256(f"{response_id}\0{index}\0{name}\0{arguments}".encode()).hexdigest()
-    return f"call_{digest[:24]}"

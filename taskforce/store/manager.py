@@ -117,13 +117,8 @@ class StateManager:
                 busy_timeout_ms=busy_timeout_ms,
                 synchronous=sqlite_synchronous.upper(),
             )
-        self._db = Runner(
-            self._engine,
-            self.url,
-            auto_upgrade=auto_upgrade,
-            retry_seconds=lock_retry_seconds,
-            timeout=timeout,
-        )
+        self._db = Runner(self._engine, self.url, auto_upgrade=auto_upgrade,
+                          retry_seconds=lock_retry_seconds, timeout=timeout)  # fmt: skip
         self._limit = max_payload_bytes
         self._cache: OrderedDict[str, Cached] = OrderedDict()
         self._cache_size = cache_size
