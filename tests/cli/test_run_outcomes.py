@@ -82,7 +82,7 @@ def test_an_answer_with_open_steps_is_incomplete(cli: Invoke) -> None:
         sid = session_of(result.stdout)
         assert "status: incomplete" in result.stdout
         assert "open steps (2):\n  s2: Review\n  s3: Publish" in result.stdout
-        assert "2 plan step(s) still open" in result.stderr
+        assert "2 plan steps still open" in result.stderr
         assert "incomplete" in cli("sessions").stdout
         assert state_of(cli, sid)["status"] == "incomplete"
         server.script(done(2, 3), reply("Now all done."))
