@@ -11,6 +11,10 @@
   first builds its response types ("... is using the `ReadOnly` qualifier"). Under
   ``filterwarnings = error`` it would abort that build, and every later litellm call in the
   process would fail the same way (when litellm was imported before the first test ran).
+* ``pytest_configure`` also gives Ctrl-C back to the suite when it was started with SIGINT
+  ignored (a background job of a non-interactive shell, as CI may start it): processes the
+  tests start inherit an ignored SIGINT, so the Ctrl-C tests (tests/cli/test_interrupt.py)
+  would send a signal nobody hears.
 * ``openai_server``: a scriptable OpenAI-compatible server on 127.0.0.1 (see
   ``tests/fakes/openai_server.py``); ``.url``, ``.script(...)``, ``.requests``.
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import signal
 import socket
 from collections.abc import Iterator
 from typing import Any
@@ -57,10 +62,12 @@ PROVIDER_ENV_VARS = (
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the litellm/pydantic warning filter described in the module docstring."""
+    """The litellm/pydantic warning filter and SIGINT, as the module docstring says."""
     config.addinivalue_line(
         "filterwarnings", "ignore:.*is using the `ReadOnly` qualifier:UserWarning"
     )
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class NetworkBlockedError(OSError):
