@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from taskforce.agent import AgentEvent, AgentResult, LeanAgent
     from taskforce.errors import (
+        ClaimError,
         ConfigurationError,
         ModelBehaviorError,
         PlanError,
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _ERRORS = [
+    "ClaimError",
     "ConfigurationError",
     "ModelBehaviorError",
     "PlanError",
@@ -78,6 +80,7 @@ __all__ = [
     "AgentEvent",
     "AgentResult",
     "ApprovalRiskLevel",
+    "ClaimError",
     "ConfigurationError",
     "FunctionTool",
     "LeanAgent",

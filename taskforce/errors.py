@@ -110,3 +110,16 @@ class SchemaVersionError(StateError, UserError):
 
 class CommitUncertainError(StateError):
     """A commit was interrupted and whether it landed could not be determined."""
+
+
+class ClaimError(StateError):
+    """A claim operation was refused; nothing changed.
+
+    The step is held by another owner, no longer the caller's (``claim_lost``: its lease
+    ran out and it was taken back), not in the plan, blocked, or otherwise not ready; the
+    message says which and `error_type` names it.
+    """
+
+    def __init__(self, message: str, error_type: str = "claim_refused") -> None:
+        super().__init__(message)
+        self.error_type = error_type

@@ -154,7 +154,8 @@ class LeanAgent:
             pinned = len(session.history) - 1
             plan_required = wants_plan and not plan.open_steps()
         run = self._run(session, mission, pinned, plan_required, on_event)
-        run.recite(force=bool(plan.open_steps()))  # a finished plan is not news
+        # a finished plan is not news, except to a resumed run (others may have finished it)
+        run.recite(force=resume or bool(plan.open_steps()))
         await session.save(plan=plan, status=AgentStatus.RUNNING.value, mission=mission)
         return run
 

@@ -99,3 +99,11 @@ def settings_of(
         workspace=workspace,
         timeout=timeout,
     )
+
+
+LeaseOpt = Annotated[
+    float,
+    typer.Option(
+        "--lease", min=1, max=86400, help="Seconds a claimed step stays held without renewal."
+    ),
+]

@@ -27,6 +27,7 @@ from taskforce.cli._options import (
     ApiBaseOpt,
     DbOpt,
     DemoToolsOpt,
+    LeaseOpt,
     MaxStepsOpt,
     ModelOpt,
     NoteOpt,
@@ -38,6 +39,7 @@ from taskforce.cli._options import (
     settings_of,
 )
 from taskforce.cli._sessions_app import sessions_app
+from taskforce.cli._team_app import watch_command, work_command
 
 app = typer.Typer(
     name="taskforce",
@@ -54,6 +56,8 @@ app.add_typer(sessions_app, name="sessions")
 app.add_typer(plan_app, name="plan")
 app.add_typer(db_app, name="db")
 app.command("eval")(eval_command)
+app.command("work")(work_command)
+app.command("watch")(watch_command)
 
 
 @app.callback()
@@ -83,6 +87,17 @@ def run(
     plain: PlainOpt = False,
     demo_tools: DemoToolsOpt = None,
     workspace: WorkspaceOpt = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=0,
+            max=64,
+            help="Run a team: the agent plans, N workers do the steps (0: only workers that "
+            "join with `taskforce work`), then the agent answers.",
+        ),
+    ] = None,
+    lease: LeaseOpt = 60.0,
 ) -> None:
     """Run a mission with the agent; show the tool calls and the checklist; the answer."""
     settings = settings_of(
@@ -96,9 +111,14 @@ def run(
         timeout=timeout,
     )
     with reporting(settings.debug, settings.typed_db_url()):
-        from taskforce.cli._run import run_command
+        if workers is not None:
+            from taskforce.cli._team import team_command
 
-        code = run_command(settings, mission, session, plain=plain)
+            code = team_command(settings, mission, session, workers, lease, plain=plain)
+        else:
+            from taskforce.cli._run import run_command
+
+            code = run_command(settings, mission, session, plain=plain)
     raise typer.Exit(code)
 
 
@@ -304,13 +324,20 @@ def mcp_command(
         str, typer.Option("--host", help="HTTP address. No authentication: keep it local.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8765,
+    owner: Annotated[
+        str | None,
+        typer.Option("--owner", help="Act as this worker on shared plans (adds claim tools)."),
+    ] = None,
+    lease: LeaseOpt = 300.0,
 ) -> None:
     """Serve the planner over MCP (stdio by default), so any MCP client can plan with it."""
     settings = settings_of(ctx, db)
     with reporting(settings.debug, settings.typed_db_url()):
         from taskforce.mcp import run_server
 
-        run_server(settings.resolved_db_url(), session, transport, host, port)
+        run_server(
+            settings.resolved_db_url(), session, transport, host, port, owner=owner, lease=lease
+        )
 
 
 @db_app.command("upgrade")

@@ -6,6 +6,7 @@ import errno
 import logging
 import socket
 import sys
+from typing import Any
 
 import anyio
 
@@ -35,8 +36,14 @@ def run_server(
     transport: str = "stdio",
     host: str = "127.0.0.1",
     port: int = DEFAULT_PORT,
+    *,
+    owner: str | None = None,
+    lease: float = 300.0,
 ) -> None:
     """Serve the planner over stdio, or streamable HTTP at ``http://host:port/mcp``.
+
+    With `owner`, the server acts for that worker on shared plans (claim tools added;
+    see :func:`~taskforce.mcp.build_server`), each claim held for `lease` seconds.
 
     The store is opened (and migrated) before serving, so a bad URL or database fails
     here rather than on the client's first call. Over HTTP the address and the database
@@ -52,22 +59,26 @@ def run_server(
     """
     validate_session_id(session_id or DEFAULT_SESSION)
     db_url = require_persistent(db_url or default_db_url())  # in memory, nothing would last
+    build_server(db_url, session_id, owner=owner, lease=lease)  # bad options fail here
+    worker = {"owner": owner, "lease": lease}
     if transport == "stdio":
-        anyio.run(_serve_stdio, db_url, session_id)
+        anyio.run(_serve_stdio, db_url, session_id, worker)
     elif transport == "streamable-http":
-        _serve_http(db_url, session_id, host, port)
+        _serve_http(db_url, session_id, host, port, worker)
     else:
         raise ConfigurationError(f"unknown transport {transport!r}: use stdio or streamable-http")
 
 
-def _serve_http(db_url: str | None, session_id: str | None, host: str, port: int) -> None:
+def _serve_http(
+    db_url: str | None, session_id: str | None, host: str, port: int, worker: dict[str, Any]
+) -> None:
     import uvicorn
 
     shown = anyio.run(_check_store, db_url)
     sock = bind(host, port)
     if host not in _LOOPBACK:
         logger.warning("the planner MCP server has no authentication; serving on %s", host)
-    app = build_server(db_url, session_id).streamable_http_app(host=host)
+    app = build_server(db_url, session_id, **worker).streamable_http_app(host=host)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     where = f"[{host}]" if ":" in host else host
     print(
@@ -110,14 +121,14 @@ async def _check_store(db_url: str | None) -> str:
         return store.url
 
 
-async def _serve_stdio(db_url: str | None, session_id: str | None) -> None:
+async def _serve_stdio(db_url: str | None, session_id: str | None, worker: dict[str, Any]) -> None:
     from mcp.server.lowlevel import NotificationOptions
 
     from taskforce.store import StateManager
 
     async with StateManager(db_url) as store:
         await store.list_sessions(limit=1)
-        server = build_server(session_id=session_id, store=store)
+        server = build_server(session_id=session_id, store=store, **worker)
         options = server.create_initialization_options(NotificationOptions(resources_changed=True))
         async with stdio_streams() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, options)

@@ -20,6 +20,8 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from taskforce.errors import ConfigurationError, InvalidSessionIdError
+from taskforce.mcp import _claims
+from taskforce.mcp._claims import Worker
 from taskforce.mcp._notify import PlanChanges, plan_uri, session_of
 from taskforce.mcp._prompts import PROMPTS, get_prompt
 from taskforce.mcp._tools import TOOLS, failure, success, tool_definitions
@@ -46,9 +48,10 @@ _INSTRUCTIONS = (
 
 @dataclass
 class _Running:
-    """What a running server holds: the store, and a lock per session in use."""
+    """What a running server holds: the store, the worker it acts for, a lock per session."""
 
     store: StateManager
+    worker: Worker | None = None
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(
         default_factory=weakref.WeakValueDictionary
     )
@@ -66,6 +69,8 @@ def build_server(
     session_id: str | None = None,
     *,
     store: StateManager | None = None,
+    owner: str | None = None,
+    lease: float = 300.0,
 ) -> Server[Any]:
     """An MCP server exposing the planner's actions as tools and plans as resources.
 
@@ -78,6 +83,10 @@ def build_server(
             (default: ``TASKFORCE_DB_URL``, else the user data dir).
         session_id: The session a call uses when it names none (default ``"mcp"``).
         store: An open store to use instead (not closed by the server); excludes `db_url`.
+        owner: Serve a worker of that name on shared plans: the tools ``claim_step``,
+            ``renew_lease``, ``finish_step`` and ``release_step`` are added, and the
+            planner tools act as that owner (steps it starts are held by it).
+        lease: Seconds a step this worker claims stays held without renewal.
 
     Raises:
         InvalidSessionIdError: `session_id` is not a valid session id.
@@ -86,7 +95,10 @@ def build_server(
     if store is not None and db_url is not None:
         raise ConfigurationError("pass either db_url or store, not both")
     default = validate_session_id(session_id or DEFAULT_SESSION)
+    worker = _worker(owner, lease)
     tools = tool_definitions(default)
+    if worker is not None:
+        tools += _claims.definitions(default)
     changes = PlanChanges()
 
     @asynccontextmanager
@@ -94,7 +106,7 @@ def build_server(
         async with _opened(store, db_url) as opened, anyio.create_task_group() as tasks:
             tasks.start_soon(changes.follow, opened)
             try:
-                yield _Running(opened)
+                yield _Running(opened, worker)
             finally:
                 tasks.cancel_scope.cancel()
 
@@ -196,6 +208,16 @@ async def _opened(store: StateManager | None, db_url: str | None) -> AsyncIterat
         yield opened
 
 
+def _worker(owner: str | None, lease: float) -> Worker | None:
+    if owner is None:
+        return None
+    from taskforce.plan.step import check_owner
+
+    if isinstance(lease, bool) or not isinstance(lease, int | float) or not 0 < lease <= 86_400:
+        raise ConfigurationError(f"lease must be 0 < seconds <= 86400, not {lease!r}")
+    return Worker(check_owner(owner), float(lease))
+
+
 def _offset(cursor: str | None) -> int:
     """The offset a `resources/list` cursor stands for (our cursors are offsets)."""
     if cursor is None:
@@ -209,8 +231,10 @@ async def _call(
     running: _Running, name: str, arguments: dict[str, Any], default: str
 ) -> types.CallToolResult:
     """Run one planner action on a freshly loaded plan; a refusal changes nothing."""
-    if name not in TOOLS:
-        return failure(f"Unknown tool {name!r}: use one of {', '.join(TOOLS)}", "unknown_tool")
+    claims = running.worker is not None and name in _claims.TOOLS
+    if name not in TOOLS and not claims:
+        names = [*TOOLS, *(_claims.TOOLS if running.worker is not None else ())]
+        return failure(f"Unknown tool {name!r}: use one of {', '.join(names)}", "unknown_tool")
     if "action" in arguments:
         return failure("unexpected parameter 'action'", "invalid_input")
     session_id = arguments.pop("session_id", None)
@@ -218,8 +242,17 @@ async def _call(
         session_id = validate_session_id(default if session_id is None else session_id)
     except InvalidSessionIdError as exc:
         return failure(str(exc), "invalid_session")
+    if claims:
+        assert running.worker is not None
+        return await _claims.call(running.store, running.worker, name, session_id, arguments)
+    worker = running.worker
     async with running.lock(session_id):
-        tool = PlannerTool(state_manager=running.store, session_id=session_id)
+        tool = PlannerTool(
+            state_manager=running.store,
+            session_id=session_id,
+            owner=worker.owner if worker is not None else None,
+            lease_seconds=worker.lease if worker is not None else 300.0,
+        )
         result = await tool.execute(action=name, **arguments)
     if not result["success"]:
         return failure(result["error"], result.get("error_type") or "invalid_input")

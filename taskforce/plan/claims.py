@@ -29,15 +29,47 @@ from taskforce.plan.tree import ancestors
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """A step a worker holds: the step (IN_PROGRESS, its owner, its lease) and its number.
+    """A step a worker holds.
 
-    `resumed` is True when the worker already held it (a worker restarted under the same
-    name gets its step back).
+    The step (IN_PROGRESS, its owner, its lease), its number, and the plan as it was
+    claimed (for the notes of the steps it depends on). `resumed` is True when the
+    worker already held it (a worker restarted under the same name gets its step back).
     """
 
     step: Step
     number: int
+    plan: Plan
     resumed: bool = False
+
+    def context(self) -> list[Step]:
+        """The finished steps this one depends on (its own, and its parents'), in order."""
+        wanted: set[str] = set(self.step.depends_on)
+        for parent in ancestors(self.step, {s.id: s for s in self.plan.steps}):
+            wanted.update(parent.depends_on)
+        return [s for s in self.plan.steps if s.id in wanted]
+
+
+@dataclass(frozen=True, slots=True)
+class Backlog:
+    """What is left of a plan for workers when nothing can be claimed right now.
+
+    `held`: steps in progress (a worker's, with its lease, or the session agent's);
+    `gated`: ready steps waiting for a human's approval; `open`: steps not finished.
+    """
+
+    held: tuple[Step, ...]
+    gated: tuple[Step, ...]
+    open: int
+
+    @property
+    def done(self) -> bool:
+        """Nothing is left open: the plan is finished."""
+        return self.open == 0
+
+    def next_expiry(self) -> datetime | None:
+        """When the first lease of a held step runs out (work may come back then)."""
+        leases = [s.lease_until for s in self.held if s.lease_until is not None]
+        return min(leases) if leases else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +128,8 @@ def claim(
     if held is not None and (step_id is None or held.id == step_id):
         renewed = renew(plan, held.id, actor, now)
         step = renewed.step(held.id)
-        return Outcome(renewed, tuple(events), Claim(step, renewed.number_of(step), True))
+        resumed = Claim(step, renewed.number_of(step), renewed, True)
+        return Outcome(renewed, tuple(events), resumed)
     if step_id is not None:
         target = _step(plan, step_id)
         if target.status is not StepStatus.PENDING:
@@ -118,8 +151,7 @@ def claim(
     number = plan.number_of(target)
     new = plan.with_status([number], StepStatus.IN_PROGRESS, now=now, actor=actor)
     events += lifecycle_events(plan, new)
-    step = new.step(target.id)
-    return Outcome(new, tuple(events), Claim(step, number))
+    return Outcome(new, tuple(events), Claim(new.step(target.id), number, new))
 
 
 def renew(plan: Plan, step_id: str, actor: Actor, now: datetime) -> Plan:
@@ -193,7 +225,17 @@ def finish(
     step = _step(plan, step_id)
     number = plan.number_of(step)
     new = plan.with_status([number], status, note, now=now, actor=actor)
-    return Outcome(new, tuple(lifecycle_events(plan, new)))
+    events = lifecycle_events(plan, new)
+    if actor.human:  # the record says who overrode whom
+        events = [{**e, "by": "human"} if e.get("step_id") == step.id else e for e in events]
+    return Outcome(new, tuple(events))
+
+
+def backlog(plan: Plan, approved: Collection[str] = ()) -> Backlog:
+    """What keeps workers from claiming: held steps, steps awaiting approval, open steps."""
+    held = tuple(s for s in plan.steps if s.status is StepStatus.IN_PROGRESS)
+    ready = tuple(s for s in plan.runnable_steps() if gated(plan, s, approved))
+    return Backlog(held, ready, sum(s.status.is_open for s in plan.steps))
 
 
 def gated(plan: Plan, step: Step, approved: Collection[str]) -> bool:

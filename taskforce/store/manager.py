@@ -46,6 +46,7 @@ from taskforce.store._types import (
 )
 from taskforce.store._urls import display_url, normalize_url, scrub
 from taskforce.store._write import Cached
+from taskforce.store.claims import ClaimsAPI
 
 T = TypeVar("T")
 _c = t.sessions.c
@@ -54,8 +55,11 @@ _LOAD = select(_c.version, _c.token, _c.data, _c.plan_meta).where(
 )
 
 
-class StateManager:
+class StateManager(ClaimsAPI):
     """Async store of session states, messages and plan history (SQLite or PostgreSQL).
+
+    Workers sharing a session's plan claim steps with leases (:class:`ClaimsAPI`:
+    ``claim_step``, ``renew_lease``, ``finish_step``, ``release_step``).
 
     Every session has a version; a write based on a stale version raises
     :class:`~taskforce.errors.StaleStateError` and changes nothing. Plan steps are stored
