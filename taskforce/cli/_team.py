@@ -106,17 +106,20 @@ async def _team(
         if event.kind != "left":
             console.print(describe(event)[:300], markup=False, style="cyan")
 
+    from taskforce.cli._workspace import run_tools
+
     printer = None if live else EventPrinter(console, rich_output=False)
+    tools = run_tools(settings, sid)  # the demo tools (by default with the offline model)
     async with StateManager(settings.resolved_db_url()) as store:
 
         def lead(max_steps: int, plan_first: bool) -> LeanAgent:
             return LeanAgent(
                 model, state_manager=store, max_steps=max_steps, plan_first=plan_first,
-                on_event=printer,
+                on_event=printer, tools=tools,
             )  # fmt: skip
 
         team = Team(
-            store, lead, workers, step_agent(model, max_steps=settings.max_steps),
+            store, lead, workers, step_agent(model, max_steps=settings.max_steps, tools=tools),
             lease=lease, on_worker_event=said, max_steps=settings.max_steps,
         )  # fmt: skip
         if not live:

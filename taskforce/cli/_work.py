@@ -55,6 +55,7 @@ async def _work(
     settings: Settings, session: str, owner: str, lease: float, model: object
 ) -> WorkerReport:
     from taskforce.agent.worker import Worker, step_agent
+    from taskforce.cli._workspace import run_tools
     from taskforce.models.base import Model
     from taskforce.store import StateManager
 
@@ -66,7 +67,7 @@ async def _work(
             store,
             session,
             owner,
-            step_agent(model, max_steps=settings.max_steps),
+            step_agent(model, max_steps=settings.max_steps, tools=run_tools(settings, session)),
             lease=lease,
             on_event=_print,
         )

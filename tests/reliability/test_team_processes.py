@@ -204,7 +204,7 @@ async def test_two_shells_work_the_plan_a_run_made(db_url: str) -> None:
         mine = [plan.number_of(s) for s in plan.steps if s.owner == name]
         assert f"{name} leaves: every step is finished" in out
         assert f"(steps done by {name}: {', '.join(map(str, mine)) or 'none'})" in out
-    assert "4/4 steps done" in answer
+    assert "4 of 4 steps done" in answer
     for step in plan.steps:  # the watcher saw each step finish, by its owner
         assert f"step {plan.number_of(step)} DONE by {step.owner}: {step.description}" in watched
     started = [h for h in history if h.kind == "step_started"]
