@@ -16,8 +16,9 @@ from rich.console import Console
 from rich.live import Live
 
 from taskforce.cli._errors import EXIT_INTERRUPTED, database_errors
+from taskforce.cli._outcome import report
 from taskforce.cli._render import EventPrinter
-from taskforce.cli._run import model_label, new_session_id, report
+from taskforce.cli._run import model_label, new_session_id
 from taskforce.cli._settings import Settings, make_model, warn_ignored_api_base
 from taskforce.cli._watch import Board
 from taskforce.errors import SessionNotFoundError, UserError
