@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import mcp_types as types
 
 from taskforce.errors import ClaimError, SessionNotFoundError
-from taskforce.mcp._tools import OUTPUT_SCHEMA, failure, success
+from taskforce.mcp._tools import failure, success, tool_definition
 from taskforce.plan import Plan
 from taskforce.plan.claims import backlog
 from taskforce.plan.state import iso_time
@@ -73,30 +73,10 @@ class Worker:
 
 def definitions(default_session: str) -> list[types.Tool]:
     """The claim tools, with `session_id` defaulting to `default_session`."""
-    tools = []
-    for name, (title, description, hints, fields, required) in TOOLS.items():
-        properties = dict(fields)
-        properties["session_id"] = {
-            "type": "string",
-            "description": f"The plan's session (default {default_session!r}).",
-        }
-        schema = {
-            "type": "object",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": False,
-        }
-        tools.append(
-            types.Tool(
-                name=name,
-                title=title,
-                description=description,
-                input_schema=schema,
-                output_schema=OUTPUT_SCHEMA,
-                annotations=hints.model_copy(update={"title": title, "open_world_hint": False}),
-            )
-        )
-    return tools
+    return [
+        tool_definition(name, title, description, hints, dict(fields), required, default_session)
+        for name, (title, description, hints, fields, required) in TOOLS.items()
+    ]
 
 
 async def call(

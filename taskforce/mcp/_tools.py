@@ -101,30 +101,47 @@ OUTPUT_SCHEMA: dict[str, Any] = {
 def tool_definitions(default_session: str) -> list[types.Tool]:
     """The four planner tools, with `session_id` defaulting to `default_session`."""
     wire: dict[str, Any] = wire_schema()["properties"]
-    tools = []
-    for name, (title, description, hints, fields, required) in TOOLS.items():
-        properties = {p: {**wire[p], "description": doc} for p, doc in fields.items()}
-        properties["session_id"] = {
-            "type": "string",
-            "description": f"The plan's session (default {default_session!r}).",
-        }
-        schema = {
+    return [
+        tool_definition(
+            name,
+            title,
+            description,
+            hints,
+            {p: {**wire[p], "description": doc} for p, doc in fields.items()},
+            required,
+            default_session,
+        )
+        for name, (title, description, hints, fields, required) in TOOLS.items()
+    ]
+
+
+def tool_definition(
+    name: str,
+    title: str,
+    description: str,
+    hints: types.ToolAnnotations,
+    properties: dict[str, Any],
+    required: list[str],
+    default_session: str,
+) -> types.Tool:
+    """One tool of this server: its closed input schema (plus `session_id`) and our output."""
+    session = {
+        "type": "string",
+        "description": f"The plan's session (default {default_session!r}).",
+    }
+    return types.Tool(
+        name=name,
+        title=title,
+        description=description,
+        input_schema={
             "type": "object",
-            "properties": properties,
+            "properties": {**properties, "session_id": session},
             "required": required,
             "additionalProperties": False,
-        }
-        tools.append(
-            types.Tool(
-                name=name,
-                title=title,
-                description=description,
-                input_schema=schema,
-                output_schema=OUTPUT_SCHEMA,
-                annotations=hints.model_copy(update={"title": title, "open_world_hint": False}),
-            )
-        )
-    return tools
+        },
+        output_schema=OUTPUT_SCHEMA,
+        annotations=hints.model_copy(update={"title": title, "open_world_hint": False}),
+    )
 
 
 def success(
