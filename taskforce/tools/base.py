@@ -107,17 +107,23 @@ def error_result(message: str, error_type: str = "invalid_input") -> dict[str, A
     return {"success": False, "error": message, "error_type": error_type}
 
 
-def compact_schema(node: Any) -> Any:
-    """Drop titles and null defaults, and collapse `anyOf: [X, null]` to X."""
+def compact_schema(node: Any, *, names: bool = False) -> Any:
+    """Drop titles and null defaults, and collapse `anyOf: [X, null]` to X.
+
+    Keys of a ``properties`` (or ``$defs``) mapping are names, not schema keywords: a
+    parameter called ``title`` or ``default`` is kept.
+    """
     if isinstance(node, list):
         return [compact_schema(item) for item in node]
     if not isinstance(node, dict):
         return node
+    if names:
+        return {k: compact_schema(v) for k, v in node.items()}
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key == "title" or (key == "default" and value is None):
             continue
-        out[key] = compact_schema(value)
+        out[key] = compact_schema(value, names=key in {"properties", "$defs"})
     options = out.get("anyOf")
     if isinstance(options, list):
         options = [o for o in options if o != {"type": "null"}]

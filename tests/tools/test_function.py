@@ -37,6 +37,21 @@ def test_schema_and_metadata_from_signature() -> None:
     assert tool.supports_parallelism is True and tool.requires_approval is False
 
 
+def event(title: str, default: str, date: str | None = None) -> str:
+    """Parameters whose names are JSON Schema keywords."""
+    return f"{title} {default} {date}"
+
+
+def test_parameters_named_like_schema_keywords_are_kept() -> None:
+    # compact_schema drops the `title` keyword, never a parameter called `title`
+    schema = FunctionTool(event).parameters_schema
+    assert set(schema["properties"]) == {"title", "default", "date"}
+    assert schema["properties"]["title"] == {"type": "string"}
+    assert schema["required"] == ["title", "default"]
+    assert "title" not in schema and "title" not in schema["properties"]["date"]
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
 async def test_execute_validates_and_coerces() -> None:
     tool = FunctionTool(add)
     assert await tool.execute(a="2", b=3) == {"success": True, "output": 5.0}
