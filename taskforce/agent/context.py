@@ -7,7 +7,8 @@ not fit, it is compacted in stages until it does:
 2. the oldest turns are dropped (the mission message records how many);
 3. only the last turn is kept and every long text is shortened.
 
-Whenever a stage applies, old plan recitations are dropped and a fresh one (the plan and
+Only the latest plan recitation is ever sent (an older one shows a plan that no longer
+is, and repeats the checklist). Whenever a stage applies, a fresh recitation (the plan and
 the current step) closes the view, so the plan survives every compaction.
 """
 
@@ -61,6 +62,16 @@ def _is_recitation(message: Message) -> bool:
         and isinstance(content, str)
         and content.startswith(prompts.PLAN_HEADER)
     )
+
+
+def _latest_recitation_only(history: Sequence[Message], pinned: int) -> tuple[list[Message], int]:
+    """`history` without its stale recitations, and where the pinned message is then."""
+    stale = [i for i, m in enumerate(history) if _is_recitation(m)][:-1]
+    if not stale:
+        return list(history), pinned
+    drop = set(stale)
+    kept = [m for i, m in enumerate(history) if i not in drop]
+    return kept, pinned - sum(1 for i in stale if i < pinned)
 
 
 class _Tally:
@@ -132,6 +143,7 @@ class ContextBudget:
         `pinned` is the index in `history` of the current mission message (always kept).
         `harder` (after a provider overflow) aims at half the usual budget.
         """
+        history, pinned = _latest_recitation_only(history, pinned)
         view = [system, *history]
         if self.window is None and not harder:
             return view, 0

@@ -78,7 +78,7 @@ def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
         try:
             item.request = tool.decode(args)
         except ToolInputError as exc:
-            item.refusal = error_result(str(exc), exc.error_type)
+            item.refusal = error_result(tool.corrected(str(exc), args), exc.error_type)
     return item
 
 
@@ -107,7 +107,8 @@ async def run_tool(tool: ToolProtocol, args: dict[str, Any]) -> dict[str, Any]:
     try:
         ok, problem = tool.validate_params(**args)
         if not ok:
-            return error_result(f"Invalid arguments: {problem}", "invalid_arguments")
+            msg = f"Invalid arguments: {problem}. Call it like this: {usage(tool, args)}"
+            return error_result(msg, "invalid_arguments")
         result = await tool.execute(**args)
     except ToolInputError as exc:
         return error_result(str(exc), exc.error_type)
@@ -117,6 +118,26 @@ async def run_tool(tool: ToolProtocol, args: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(result, dict):
         return {"success": True, "output": result}
     return result
+
+
+def usage(tool: ToolProtocol, args: Mapping[str, Any]) -> str:
+    """A corrected call of `tool` for the model: its arguments, required ones filled in.
+
+    ``save_note({"text": "x"})`` missing ``title`` becomes
+    ``{"name": "save_note", "arguments": {"title": "<string>", "text": "x"}}``.
+    """
+    schema = tool.parameters_schema
+    properties = schema.get("properties") or {}
+    required = [p for p in schema.get("required") or [] if isinstance(p, str)]
+    fixed: dict[str, Any] = {}
+    for name in dict.fromkeys([*required, *args]):
+        if name in args and name in properties:
+            fixed[name] = args[name]
+        elif name in required:
+            kind = (properties.get(name) or {}).get("type", "value")
+            fixed[name] = f"<{kind}>"
+    call = {"name": tool.name, "arguments": fixed}
+    return json.dumps(call, ensure_ascii=False, default=str)
 
 
 async def run_calls(

@@ -16,7 +16,8 @@ from typing import Any
 
 from taskforce.agent import prompts
 from taskforce.agent.dispatch import Prepared
-from taskforce.plan import StepStatus
+from taskforce.agent.planning import needs_tool
+from taskforce.plan import Plan, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import error_result
 
@@ -36,50 +37,65 @@ class CallGuard:
         self.require_work = require_work
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._nudges = 0  # stall reminders sent since the last forced answer
-        self._worked = True  # a non-planner tool succeeded since the last step was marked done
-        self._refused_at: set[int] = set()  # plan versions where an idle "done" was refused
+        self._work = 0  # non-planner calls run since the plan was made or a step was done
         self._seen: dict[str, dict[str, Any]] = {}
 
     def screen(
-        self, items: Sequence[Prepared], plan_version: int, plan_required: bool = False
+        self, items: Sequence[Prepared], plan: Plan, plan_required: bool = False
     ) -> list[Prepared]:
         """Screen one turn's parsed calls, in order (answering some without running them)."""
         first_of: dict[str, Prepared] = {}
-        working = not self.require_work or self._worked or not all(map(_planner, items))
         for index, item in enumerate(items):
             planner = _planner(item)
             if item.preset is None and planner:
-                item.signature += f"@plan-v{plan_version}"  # the same read on a new plan is new
+                item.signature += f"@plan-v{plan.version}"  # the same read on a new plan is new
             if index >= self.max_calls_per_turn:
                 msg = prompts.TOO_MANY_CALLS.format(limit=self.max_calls_per_turn)
                 item.preset = error_result(msg, "too_many_calls")
             elif item.preset is None and plan_required and not planner:
                 item.preset = error_result(prompts.CREATE_PLAN_FIRST, "plan_required")
-            elif _marks_done(item) and not working and plan_version not in self._refused_at:
-                self._refused_at.add(plan_version)  # refused once: a repeat is taken as meant
-                item.preset = error_result(prompts.NOTHING_DONE, "no_work_done")
+            elif (missing := self._unearned(item, plan)) and item.preset is None:
+                item.preset = error_result(prompts.nothing_done(missing), "no_work_done")
             elif item.preset is None and item.signature in self._seen:
-                item.preset = error_result(
-                    prompts.REPEATED_CALL.format(name=item.call.name), "repeated_call"
-                ) | {"previous_result": self._seen[item.signature]}
+                item.preset = _repeated(item, self._seen[item.signature])
             elif item.preset is None and item.signature in first_of:
                 item.duplicate_of = first_of[item.signature]
             elif item.preset is None:
                 first_of[item.signature] = item
+            self._count_work(item)
         repeats = [i.preset and i.preset.get("error_type") == "repeated_call" for i in items]
         self._stalled = self._stalled + 1 if items and all(repeats) else 0
         return list(items)
+
+    def _unearned(self, item: Prepared, plan: Plan) -> list[str]:
+        """The steps `item` would mark done with no tool run as evidence (empty: fine)."""
+        if not (self.require_work and _marks_done(item)) or item.refusal is not None:
+            return []
+        assert isinstance(item.request, SetStatus)
+        steps = plan.steps
+        wanted = [
+            (n, steps[n - 1])
+            for n in item.request.indices
+            if 0 < n <= len(steps) and steps[n - 1].status.is_open
+        ]
+        needy = [(n, s) for n, s in wanted if needs_tool(s.description)]
+        if len(needy) <= self._work:
+            return []
+        return [f"step {n} ({s.description})" for n, s in needy[self._work :]]
+
+    def _count_work(self, item: Prepared) -> None:
+        """Count a non-planner call that will run; a new plan or a step marked done spends it."""
+        if item.preset is not None or item.duplicate_of is not None:
+            return
+        if not _planner(item):
+            self._work += 1
+        elif _marks_done(item) or isinstance(item.request, NewPlan):
+            self._work = 0
 
     def record(self, item: Prepared, result: Mapping[str, Any]) -> None:
         """Remember the result of a call that actually ran."""
         if item.preset is None and item.duplicate_of is None and item.signature:
             self._seen[item.signature] = _shorten(result)
-            if not _planner(item) and result.get("success"):
-                self._worked = True
-            elif item.change is not None and (
-                _marks_done(item) or isinstance(item.request, NewPlan)
-            ):
-                self._worked = False
 
     def nudge(self) -> bool:
         """True (once) when the last two turns only repeated calls: send the stall prompt."""
@@ -106,6 +122,15 @@ def _marks_done(item: Prepared) -> bool:
     """Whether `item` is a planner call that marks a step DONE."""
     request = item.request
     return isinstance(request, SetStatus) and request.status is StepStatus.DONE
+
+
+def _repeated(item: Prepared, previous: dict[str, Any]) -> dict[str, Any]:
+    """The answer to a call made before: its failure again, or its earlier result."""
+    if previous.get("success") is False and "error" in previous:
+        msg = prompts.REPEATED_FAILURE.format(error=previous["error"])
+        return error_result(msg, "repeated_call")
+    msg = prompts.REPEATED_CALL.format(name=item.call.name)
+    return error_result(msg, "repeated_call") | {"previous_result": previous}
 
 
 def _shorten(result: Mapping[str, Any]) -> dict[str, Any]:

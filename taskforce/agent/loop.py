@@ -44,13 +44,15 @@ class LeanAgent:
         on_event: Called with every :class:`~taskforce.agent.events.AgentEvent`.
         context_window: Overrides the model's context size (tokens) for the budget.
         plan_first: Require a plan on the first turn: None decides per mission (a
-            complexity heuristic), True always, False never.
+            complexity heuristic; a mission that needs no plan is not offered the planner
+            either), True always, False never (the planner is still offered).
         max_tool_calls_per_turn: Calls beyond this in one turn are refused.
         max_finish_reminders: How often an early finish is sent back.
         history_limit: Stored messages loaded when a session continues.
-        require_work_before_done: Refuse (once) to mark a plan step done when no tool ran
-            since the last finished step: small models tend to tick steps off without doing
-            them.
+        require_work_before_done: Completion needs evidence: a plan step is not accepted
+            as done unless a tool other than the planner ran since it started (one run per
+            step), or it needs no tool (e.g. "report the result"). Small models tend to
+            tick steps off without doing them.
         planning: False runs the same loop without planning: no ``planner`` tool, no plan
             first, and a system prompt without the planner paragraph (the baseline
             ``taskforce eval`` compares against).
@@ -79,7 +81,7 @@ class LeanAgent:
         max_tool_calls_per_turn: int = 8,
         max_finish_reminders: int = 2,
         history_limit: int = 200,
-        require_work_before_done: bool = False,
+        require_work_before_done: bool = True,
         planning: bool = True,
         **model_options: Any,
     ) -> None:
@@ -143,6 +145,7 @@ class LeanAgent:
             and (session.state.get("status") != AgentStatus.COMPLETED.value)
         )
         wants_plan = planning.needs_plan(mission) if self.plan_first is None else self.plan_first
+        offer = self.plan_first is not None or wants_plan or bool(plan.steps)
         if resume:
             mine = [i for i, m in enumerate(session.history) if m == user(mission)]
             if not mine:
@@ -153,7 +156,7 @@ class LeanAgent:
             session.add(user(mission))
             pinned = len(session.history) - 1
             plan_required = wants_plan and not plan.open_steps()
-        run = self._run(session, mission, pinned, plan_required, on_event)
+        run = self._run(session, mission, pinned, plan_required, on_event, offer)
         # a finished plan is not news, except to a resumed run (others may have finished it)
         run.recite(force=resume or bool(plan.open_steps()))
         await session.save(plan=plan, status=AgentStatus.RUNNING.value, mission=mission)
@@ -179,11 +182,15 @@ class LeanAgent:
         pinned: int,
         plan_required: bool,
         on_event: EventCallback | None,
+        offer: bool = True,
     ) -> Run:
         version = self.planner.plan.version
+        system = self.system_prompt
+        if not offer and system == prompts.DEFAULT_SYSTEM_PROMPT:
+            system = prompts.NO_PLANNING_SYSTEM_PROMPT  # the planner is not offered
         return Run(
             model=self.model, tools=self.tools, specs=self.specs, planner=self.planner,
-            session=session, system={"role": "system", "content": self.system_prompt},
+            session=session, system={"role": "system", "content": system}, offer_planner=offer,
             budget=self.budget, events=self.events.with_callback(on_event),
             redactor=self.redactor, mission=mission, pinned=pinned,
             watch=PlanWatch(required=plan_required, announced=version, recited=version),

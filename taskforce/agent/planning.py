@@ -6,6 +6,11 @@ free text into plan tasks, and the open and current steps of a :class:`Plan` as 
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
 from taskforce.plan import Plan
 from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
@@ -61,3 +66,38 @@ def current_step(plan: Plan) -> str | None:
     """
     step = plan.next_step()
     return f"{plan.number_of(step)}. {step.description}" if step is not None else None
+
+
+_NO_TOOL_VERB = re.compile(
+    r"^(?:step\s*\d+\s*[:.)-]\s*)?(?:then\s+|finally\s+|and\s+)?"
+    r"(?:report|answer|tell|say|reply|respond|give|present|provide|state|summari[sz]e|explain|"
+    r"decide|determine|choose|conclude|compare|confirm|return|show|think|reason|finish)\b",
+    re.I,
+)
+_TOOL_OBJECT = re.compile(
+    r"\b(?:e-?mail|note|file|calendar|event|message|save|send|write|store|record|book|"
+    r"schedule|upload|post|look\s*up|fetch|search|convert|calculat|comput|weather)",
+    re.I,
+)
+
+
+def needs_tool(description: str) -> bool:
+    """Whether a plan step needs a tool call to be done.
+
+    Steps that only report, decide or compare what is already known ("Tell the user the
+    total", "Decide which is cheaper") need none; anything that names an action on the
+    world (an email, a note, a file, a lookup, a conversion) does.
+    """
+    text = description.strip()
+    return not _NO_TOOL_VERB.match(text) or bool(_TOOL_OBJECT.search(text))
+
+
+_RESULT_CHARS = 100
+
+
+def result_text(name: str, result: Mapping[str, Any]) -> str:
+    """A tool's successful result in a few words, for the recitation: ``"calc → 391.0"``."""
+    value = result.get("output", {k: v for k, v in result.items() if k != "success"})
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = " ".join(text.split())
+    return f"{name} → {text[:_RESULT_CHARS]}{'…' if len(text) > _RESULT_CHARS else ''}"

@@ -10,6 +10,8 @@ _INTRO = "You are a careful assistant that completes missions by calling tools.\
 _PLANNING = planner.USAGE
 _WORKING = """\
 - Call a tool and WAIT for its result before using it. Never invent or guess a tool's result.
+- A tool result is not the end of the mission: if the mission needs more, call the next \
+tool right away.
 - Do not repeat a call you already made with the same arguments; use its earlier result.
 - When every step is done, answer the user with the final result in plain text and no tool \
 calls."""
@@ -26,12 +28,27 @@ PLAN_HEADER = "[Plan update]"
 REMINDER_HEADER = "[Reminder]"
 
 
-def plan_message(markdown: str, current: str | None) -> str:
-    """The trailing context message that shows the model the current plan."""
-    focus = (
-        f"Current step: {current}" if current else "All steps are finished: give the final answer."
-    )
-    return f"{PLAN_HEADER}\n{markdown}\n\n{focus}"
+def plan_message(
+    markdown: str, current: str | None, results: Sequence[str] = (), needs_tool: bool = True
+) -> str:
+    """The trailing context message that shows the model the plan and what to do now.
+
+    `current` is the step to work on (``"2. description"``), `results` the earlier tool
+    results the model may need for it; `needs_tool` says whether that step needs a tool.
+    """
+    known = "\nResults so far: " + "; ".join(results) if results else ""
+    if current is None:
+        focus = "All steps are done. Now answer the user in plain text with the results."
+    elif needs_tool:
+        number = current.split(".", 1)[0]
+        focus = (
+            f"Do now: step {current}\nCall the tool this step needs (not the planner) and "
+            f"use its result; after that result, {planner.mark_step(number)}."
+        )
+    else:
+        number = current.split(".", 1)[0]
+        focus = f"Do now: step {current}\nThis step needs no tool: {planner.mark_step(number)}."
+    return f"{PLAN_HEADER}\n{markdown}{known}\n{focus}"
 
 
 def plan_first(mission_has_list: bool) -> str:
@@ -44,12 +61,12 @@ def plan_first(mission_has_list: bool) -> str:
 
 
 def finish_reminder(open_steps: Sequence[str]) -> str:
-    """Sent when the model answers while plan steps are still open."""
+    """Sent when the model answers while plan steps are still open: what is missing."""
     listed = "\n".join(f"- {s}" for s in open_steps)
     return (
-        f"{REMINDER_HEADER} You answered, but these plan steps are not finished:\n{listed}\n"
-        "Continue with the next step using the tools. If a step is already done, "
-        f"{planner.MARK_IF_DONE}; then give the final answer."
+        f"{REMINDER_HEADER} Not finished yet: these plan steps are still open:\n{listed}\n"
+        f"Do {open_steps[0].split(':', 1)[0]} now with the tool it needs, then the others. "
+        f"If a step turned out to be unnecessary, {planner.SKIP}; then give the final answer."
     )
 
 
@@ -81,20 +98,30 @@ INTERRUPTED = (
 )
 
 
-def stalled(current: str | None) -> str:
+def stalled(current: str | None, planning: bool = True) -> str:
     """Sent when the model keeps repeating calls whose results it already has."""
     step = f"The current step is {current}. " if current else ""
+    mark = "mark the step done with the planner, " if planning else ""
     return (
         f"{REMINDER_HEADER} You are repeating calls whose results you already have. {step}"
-        "Use those results: call a different tool or arguments, mark the step done with the "
-        "planner, or give the final answer."
+        f"Use those results: call a different tool or arguments, {mark}or give the final "
+        "answer."
     )
 
 
-NOTHING_DONE = (
-    "Not marked: no tool has run since the last step was finished, so this step looks "
-    "undone. Do the step first with the tool it needs (and wait for the result), then mark "
-    f"it done. If it truly needs no tool, {planner.MARK_AGAIN}."
+def nothing_done(steps: Sequence[str]) -> str:
+    """Why a ``mark_done`` was refused: no tool ran since these steps started."""
+    listed = "; ".join(steps)
+    return (
+        f"Not marked: no tool has run since this started, so it is not done yet: {listed}. "
+        "Do it first: call the tool it needs and wait for its result, then mark it done. "
+        f"If it turned out to be unnecessary, {planner.SKIP}."
+    )
+
+
+REPEATED_FAILURE = (
+    "Not run again: this exact call already failed with: {error} Calling it again unchanged "
+    "fails the same way; change the arguments."
 )
 
 ANSWER_NOW = (

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from taskforce.agent import planning, prompts
+from taskforce.agent import planning, prompts, textcalls
 from taskforce.agent.context import ContextBudget, is_context_overflow
 from taskforce.agent.dispatch import Prepared, parse_call, signature, tool_message
 from taskforce.agent.events import EventKind, EventSink, Redactor
@@ -95,7 +95,11 @@ class Run:
     guard: CallGuard
     finish_guard: FinishGuard
     watch: PlanWatch
+    offer_planner: bool = True
+    """Whether the planner is offered while no plan is open (adaptive exposure)."""
     use: ModelUse = dataclasses.field(default_factory=ModelUse)
+    results: list[str] = dataclasses.field(default_factory=list)
+    """Short texts of the tool results since the plan was made (recited with the plan)."""
     pending: dict[str, Any] | None = None
     """The call held for approval this turn (see ``approvals.py``); the run then pauses."""
 
@@ -110,14 +114,23 @@ class Run:
         return self.planner.plan
 
     def open_steps(self) -> list[str]:
-        """Plan steps still pending or in progress."""
-        return planning.open_steps(self.plan)
+        """Plan steps still pending or in progress that need a tool (what blocks an answer).
+
+        A step that needs no tool, like "report the total", is done by the answer itself.
+        """
+        return [
+            f"step {self.plan.number_of(s)}: {s.description}"
+            for s in self.plan.open_steps()
+            if planning.needs_tool(s.description)
+        ]
 
     # ---- asking the model ------------------------------------------------------------
 
     async def ask(self) -> ModelResponse:
         """One model call on a view that fits the window; one harder retry on overflow."""
         specs = list(self.specs)
+        if not (self.offer_planner and not self.plan.steps) and not self.plan.open_steps():
+            specs = [s for s in specs if s["function"]["name"] != self.planner.name]
         if self.watch.required:
             specs = [s for s in specs if s["function"]["name"] == self.planner.name]
         answer_now = self.guard.answer_now()  # nudged twice and still repeating: no tools
@@ -154,6 +167,11 @@ class Run:
 
         The plan added is the list in the reply, or else the mission's own parts.
         """
+        if not response.tool_calls:
+            written = textcalls.calls_in_text(response.content, self.tools, self.use.calls)
+            content = response.content
+            content = None if written else content and textcalls.clean_answer(content)
+            response = dataclasses.replace(response, tool_calls=written, content=content)
         items = [parse_call(call, self.tools) for call in response.tool_calls]
         if not self.watch.required or any(isinstance(i.request, NewPlan) for i in items):
             return response, items
@@ -178,7 +196,7 @@ class Run:
 
     async def screen(self, items: list[Prepared]) -> list[Prepared]:
         """Guard one turn's calls; announce them as events."""
-        items = self.guard.screen(items, self.plan.version, self.watch.required)
+        items = self.guard.screen(items, self.plan, self.watch.required)
         self.watch.required = False
         for item in items:
             await self._emit(
@@ -191,7 +209,13 @@ class Run:
     async def on_result(self, item: Prepared, result: dict[str, Any]) -> None:
         """Record one tool result, then save plan + new messages at once."""
         self.guard.record(item, result)
-        self.session.add(tool_message(item.call, result))
+        change = item.change
+        if change is not None and change.plan.version != change.before.version:
+            shown = {"success": True, "message": change.message}  # the recitation shows the plan
+            self.session.add(tool_message(item.call, shown))
+        else:
+            self.session.add(tool_message(item.call, result))
+            self._remember(item, result)
         await self._emit(
             EventKind.TOOL_RESULT, id=item.call.id, name=item.call.name,
             success=bool(result.get("success")), result=result,
@@ -207,10 +231,17 @@ class Run:
             events=events, plan=plan, status=AgentStatus.RUNNING.value, mission=self.mission
         )
 
+    def _remember(self, item: Prepared, result: dict[str, Any]) -> None:
+        """Keep a short text of a tool's result, to recite with the plan."""
+        planner = item.call.name == self.planner.name
+        if not planner and item.preset is None and result.get("success"):
+            self.results = [*self.results, planning.result_text(item.call.name, result)][-6:]
+
     def recite(self, force: bool = False) -> None:
         """Show the model the plan (as a trailing message) when it changed; nudge a stall."""
         if self.guard.nudge():
-            self.session.add(user(prompts.stalled(planning.current_step(self.plan))))
+            step = planning.current_step(self.plan)
+            self.session.add(user(prompts.stalled(step, self.planner.name in self.tools)))
         if self.watch.recite(self.plan, force):
             note = self._plan_note()
             if note is not None:
@@ -220,7 +251,15 @@ class Run:
         plan = self.plan
         if not plan.steps:
             return None
-        return user(prompts.plan_message(plan.render(), planning.current_step(plan)))
+        step = plan.next_step()
+        return user(
+            prompts.plan_message(
+                plan.render(),
+                planning.current_step(plan),
+                self.results,
+                step is None or planning.needs_tool(step.description),
+            )
+        )
 
     # ---- ending ----------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from taskforce.errors import PlanError, StaleStateError, StateError, ToolInputEr
 from taskforce.plan import DEFAULT_LIMITS, Event, Plan, PlanLimits
 from taskforce.plan.requests import PlanRequest, ReadPlan
 from taskforce.plan.step import AGENT, Actor, check_owner
-from taskforce.tools import planner_calls
+from taskforce.tools import planner_calls, planner_prompts
 from taskforce.tools.base import ApprovalRiskLevel, error_result
 from taskforce.tools.planner_args import strict_schema, wire_schema
 from taskforce.tools.planner_calls import Gate, PlanChange
@@ -134,7 +134,7 @@ class PlannerTool:
         try:
             request = self.decode(params)
         except ToolInputError as exc:
-            return error_result(str(exc), exc.error_type)
+            return error_result(self.corrected(str(exc), params), exc.error_type)
         return (await self.run(request))[0]
 
     # ---- one call: decode, apply, commit ----------------------------------------------
@@ -146,6 +146,12 @@ class PlannerTool:
             ToolInputError: the arguments are invalid; the message names the problem.
         """
         return planner_calls.decode(dict(params), self._limits)
+
+    def corrected(self, message: str, params: Mapping[str, Any]) -> str:
+        """`message` (why a call was refused) with an example of a valid call of its action."""
+        step = self._plan.next_step()
+        number = self._plan.number_of(step) if step is not None else 1
+        return planner_prompts.corrected(message.rstrip(". "), params.get("action"), number)
 
     def encode(self, request: PlanRequest) -> dict[str, Any]:
         """The arguments of a call asking for `request` (the inverse of :meth:`decode`)."""
@@ -191,7 +197,8 @@ class PlannerTool:
             log_events(change.events, self._session_id)
             return change.result(), change
         except ToolInputError as exc:
-            return error_result(str(exc), exc.error_type), None
+            message = self.corrected(str(exc), self.encode(request))
+            return error_result(message, exc.error_type), None
         except StaleStateError as exc:
             message = (
                 "the plan was changed by another writer"

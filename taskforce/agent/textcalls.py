@@ -1,0 +1,81 @@
+"""Tool calls a model wrote as text, and answers wrapped in a code fence.
+
+Small models often write a call as text instead of using the tool-call channel:
+```` ```json {"name": "save_note", "arguments": {"title": "x"}} ``` ```` (or the bare
+object). Taken as the final answer, such a reply ends the run with a call that never ran.
+:func:`calls_in_text` reads these calls back (only for tools the agent has, and only when
+the whole reply is made of calls), so the loop runs them; :func:`clean_answer` unwraps a
+plain answer the model fenced. Pure functions: no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection
+from typing import Any
+
+from taskforce.models.base import ToolCall
+
+_FENCE = re.compile(r"```[ \t]*([A-Za-z_-]*)[ \t]*\n?(.*?)```", re.DOTALL)
+_ARGUMENT_KEYS = ("arguments", "parameters", "args")
+
+
+def calls_in_text(text: str | None, tools: Collection[str], turn: int) -> tuple[ToolCall, ...]:
+    """The calls written in `text`, or () when it is not made only of calls of `tools`.
+
+    Each fenced block (or the whole text, when it has no fence) must hold a JSON object
+    ``{"name": <tool>, "arguments": {...}}`` (``parameters`` is accepted too), or a list
+    of them; any other content means the text is an answer, not calls.
+    """
+    if not text or not text.strip():
+        return ()
+    blocks = [body for _, body in _FENCE.findall(text)]
+    outside = _FENCE.sub("", text).strip()
+    if not blocks:
+        blocks, outside = [text], ""
+    if outside:
+        return ()
+    found: list[ToolCall] = []
+    for body in blocks:
+        calls = _calls_in_block(body, tools)
+        if not calls:
+            return ()
+        found.extend(calls)
+    return tuple(
+        ToolCall(id=f"call_text_{turn}_{n}", name=name, arguments=json.dumps(args))
+        for n, (name, args) in enumerate(found, start=1)
+    )
+
+
+def _calls_in_block(body: str, tools: Collection[str]) -> list[tuple[str, dict[str, Any]]]:
+    try:
+        value = json.loads(body.strip())
+    except ValueError:
+        return []
+    items = value if isinstance(value, list) else [value]
+    calls = [_call(item, tools) for item in items]
+    return [c for c in calls if c is not None] if all(calls) and calls else []
+
+
+def _call(item: Any, tools: Collection[str]) -> tuple[str, dict[str, Any]] | None:
+    if not isinstance(item, dict):
+        return None
+    if isinstance(item.get("function"), dict):  # the OpenAI wire shape, written as text
+        item = item["function"]
+    name = item.get("name")
+    if not isinstance(name, str) or name not in tools:
+        return None
+    args: Any = next((item[k] for k in _ARGUMENT_KEYS if k in item), {})
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.strip() else {}
+        except ValueError:
+            return None
+    return (name, args) if isinstance(args, dict) else None
+
+
+def clean_answer(text: str) -> str:
+    """`text` without a code fence wrapped around the whole of it (a fenced plain answer)."""
+    match = _FENCE.fullmatch(text.strip())
+    return match.group(2).strip() if match else text
