@@ -8,8 +8,10 @@ not fit, it is compacted in stages until it does:
 3. only the last turn is kept and every long text is shortened.
 
 Only the latest plan recitation is ever sent (an older one shows a plan that no longer
-is, and repeats the checklist). Whenever a stage applies, a fresh recitation (the plan and
-the current step) closes the view, so the plan survives every compaction.
+is, and repeats the checklist), and the planner calls and results before it are left out
+(that recitation is what they made of the plan). Whenever a stage applies, a fresh
+recitation (the plan and the current step) closes the view, so the plan survives every
+compaction.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from taskforce.agent import prompts
+from taskforce.agent.dispatch import PLANNER
 from taskforce.errors import ProviderError
 from taskforce.models.base import Message, ToolSpec
 
@@ -64,14 +67,47 @@ def _is_recitation(message: Message) -> bool:
     )
 
 
-def _latest_recitation_only(history: Sequence[Message], pinned: int) -> tuple[list[Message], int]:
-    """`history` without its stale recitations, and where the pinned message is then."""
-    stale = [i for i, m in enumerate(history) if _is_recitation(m)][:-1]
-    if not stale:
+def _plan_view(history: Sequence[Message], pinned: int) -> tuple[list[Message], int]:
+    """`history` as the model sees it, and where the pinned message is then.
+
+    Only the latest recitation is kept, and the planner exchanges before it are left out:
+    that recitation shows the plan they made. Other tools' calls and results all stay.
+    """
+    recited = [i for i, m in enumerate(history) if _is_recitation(m)]
+    if not recited:
         return list(history), pinned
-    drop = set(stale)
-    kept = [m for i, m in enumerate(history) if i not in drop]
-    return kept, pinned - sum(1 for i in stale if i < pinned)
+    latest = recited[-1]
+    dropped_ids: set[str] = set()
+    kept: list[Message] = []
+    new_pinned = pinned
+    for index, message in enumerate(history):
+        shown: Message | None = message
+        if index < latest and index != pinned:
+            shown = _without_planner(message, dropped_ids)
+        if shown is None:
+            new_pinned -= index < pinned
+            continue
+        kept.append(shown)
+    return kept, new_pinned
+
+
+def _without_planner(message: Message, dropped_ids: set[str]) -> Message | None:
+    """`message` without its planner calls (None: nothing left), or a stale recitation."""
+    if _is_recitation(message):
+        return None
+    if message.get("role") == "tool":
+        return None if message.get("tool_call_id") in dropped_ids else message
+    calls = message.get("tool_calls") or []
+    planner = [c for c in calls if c.get("function", {}).get("name") == PLANNER]
+    if not planner:
+        return message
+    dropped_ids.update(str(c.get("id")) for c in planner)
+    others = [c for c in calls if c not in planner]
+    if not others and not message.get("content"):
+        return None
+    if others:
+        return {**message, "tool_calls": others}
+    return {k: v for k, v in message.items() if k != "tool_calls"}
 
 
 class _Tally:
@@ -143,7 +179,7 @@ class ContextBudget:
         `pinned` is the index in `history` of the current mission message (always kept).
         `harder` (after a provider overflow) aims at half the usual budget.
         """
-        history, pinned = _latest_recitation_only(history, pinned)
+        history, pinned = _plan_view(history, pinned)
         view = [system, *history]
         if self.window is None and not harder:
             return view, 0

@@ -21,6 +21,8 @@ from taskforce.plan import Plan, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import error_result
 
+SKIPPED_NOTE = "skipped: no tool ran for it"
+
 _PREVIOUS_CHARS = 2_000
 
 
@@ -38,6 +40,7 @@ class CallGuard:
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._nudges = 0  # stall reminders sent since the last forced answer
         self._work = 0  # non-planner calls run since the plan was made or a step was done
+        self._refused: set[str] = set()  # ids of steps refused since the last work
         self._seen: dict[str, dict[str, Any]] = {}
 
     def screen(
@@ -55,7 +58,7 @@ class CallGuard:
             elif item.preset is None and plan_required and not planner:
                 item.preset = error_result(prompts.CREATE_PLAN_FIRST, "plan_required")
             elif (missing := self._unearned(item, plan)) and item.preset is None:
-                item.preset = error_result(prompts.nothing_done(missing), "no_work_done")
+                self._refuse(item, plan, missing)
             elif item.preset is None and item.signature in self._seen:
                 item.preset = _repeated(item, self._seen[item.signature])
             elif item.preset is None and item.signature in first_of:
@@ -67,7 +70,7 @@ class CallGuard:
         self._stalled = self._stalled + 1 if items and all(repeats) else 0
         return list(items)
 
-    def _unearned(self, item: Prepared, plan: Plan) -> list[str]:
+    def _unearned(self, item: Prepared, plan: Plan) -> list[int]:
         """The steps `item` would mark done with no tool run as evidence (empty: fine)."""
         if not (self.require_work and _marks_done(item)) or item.refusal is not None:
             return []
@@ -81,7 +84,18 @@ class CallGuard:
         needy = [(n, s) for n, s in wanted if needs_tool(s.description)]
         if len(needy) <= self._work:
             return []
-        return [f"step {n} ({s.description})" for n, s in needy[self._work :]]
+        return [n for n, _ in needy[self._work :]]
+
+    def _refuse(self, item: Prepared, plan: Plan, missing: list[int]) -> None:
+        """Refuse an unearned "done"; the second time for the same steps, skip them."""
+        ids = {plan.steps[n - 1].id for n in missing}
+        if not ids <= self._refused:
+            self._refused |= ids
+            texts = [f"step {n} ({plan.steps[n - 1].description})" for n in missing]
+            item.preset = error_result(prompts.nothing_done(texts), "no_work_done")
+            return
+        assert isinstance(item.request, SetStatus)
+        item.request = SetStatus(tuple(missing), StepStatus.SKIPPED, SKIPPED_NOTE)
 
     def _count_work(self, item: Prepared) -> None:
         """Count a non-planner call that will run; a new plan or a step marked done spends it."""
@@ -89,6 +103,7 @@ class CallGuard:
             return
         if not _planner(item):
             self._work += 1
+            self._refused.clear()
         elif _marks_done(item) or isinstance(item.request, NewPlan):
             self._work = 0
 

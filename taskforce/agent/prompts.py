@@ -111,11 +111,9 @@ def stalled(current: str | None, planning: bool = True) -> str:
 
 def nothing_done(steps: Sequence[str]) -> str:
     """Why a ``mark_done`` was refused: no tool ran since these steps started."""
-    listed = "; ".join(steps)
     return (
-        f"Not marked: no tool has run since this started, so it is not done yet: {listed}. "
-        "Do it first: call the tool it needs and wait for its result, then mark it done. "
-        f"If it turned out to be unnecessary, {planner.SKIP}."
+        f"Not marked: no tool ran for {'; '.join(steps)}. Do it first with the tool it "
+        "needs, then mark it done."
     )
 
 

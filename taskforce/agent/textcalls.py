@@ -36,7 +36,7 @@ def calls_in_text(text: str | None, tools: Collection[str], turn: int) -> tuple[
         blocks, outside = [text], ""
     if outside:
         return ()
-    found: list[ToolCall] = []
+    found: list[tuple[str, dict[str, Any]]] = []
     for body in blocks:
         calls = _calls_in_block(body, tools)
         if not calls:

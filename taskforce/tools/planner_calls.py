@@ -150,6 +150,8 @@ def apply(
     """
     if isinstance(request, ReadPlan):
         return PlanChange(plan, plan, (), "Plan read.")
+    if isinstance(request, EditPlan):
+        _refuse_repeated_steps(request, plan)
     events: list[Event] = []
     start = plan
     if actor.name is not None:
@@ -167,6 +169,18 @@ def apply(
     if held is not None and now is not None:  # the owner is alive: its lease goes on
         new = renew(new, held.id, actor, now)
     return PlanChange(plan, new, tuple(events), _message(request, new))
+
+
+def _refuse_repeated_steps(request: EditPlan, plan: Plan) -> None:
+    """A step added with the text of an open step is plan churn: refuse it, naming the step."""
+    open_steps = {s.description.casefold(): plan.number_of(s) for s in plan.open_steps()}
+    for spec in request.add:
+        number = open_steps.get(spec.description.casefold())
+        if number is not None:
+            raise PlanError(
+                f"step {number} already reads {spec.description!r} and is still open: "
+                f"work on step {number} instead of adding it again"
+            )
 
 
 def _message(request: PlanRequest, plan: Plan) -> str:

@@ -55,7 +55,7 @@ async def test_multi_step_plan_completes(tools: Any, events: Events) -> None:
 
 async def test_tool_specs_are_openai_functions(tools: Any) -> None:
     model = ScriptedModel([reply("hi")])
-    await LeanAgent(model=model, tools=tools[0]).execute("Say hi")
+    await LeanAgent(model=model, tools=tools[0], plan_first=False).execute("Say hi")
     specs = model.requests[0].tools
     assert [s["function"]["name"] for s in specs] == ["planner", "calculator", "weather", "notes"]
     weather = specs[2]
@@ -73,20 +73,32 @@ async def test_system_message_byte_identical_and_plan_in_trailing_message(tools:
     last = model.requests[1].messages[-1]
     assert last["role"] == "user" and last["content"].startswith(PLAN_HEADER)
     assert "- [ ] 1. Weather in Oslo" in last["content"]
-    assert "Current step: 1. Weather in Oslo" in last["content"]
+    assert "Do now: step 1. Weather in Oslo" in last["content"]
+    assert "Current step" not in last["content"]  # a small model read it as "mark it done"
     after_done = model.requests[3].messages[-1]["content"]
-    assert "Current step: 3. Note" in after_done
-    # every request is the previous one plus new messages: prefix caches survive
+    assert "Do now: step 3. Note" in after_done
+    assert "Results so far: weather → 4°C, rain; calculator → 42.0" in after_done
+    # every request is the previous one, up to its recitation, plus new messages: only the
+    # latest recitation is sent, so prefix caches survive up to there
     for before, after in zip(model.requests, model.requests[1:], strict=False):
-        assert after.messages[: len(before.messages) - 1] == before.messages[:-1]
+        recited = [i for i, m in enumerate(before.messages) if _recitation(m)]
+        keep = recited[-1] if recited else len(before.messages) - 1
+        assert after.messages[:keep] == before.messages[:keep]
+
+
+def _recitation(message: dict[str, Any]) -> bool:
+    return str(message.get("content")).startswith(PLAN_HEADER)
 
 
 async def test_plan_recited_only_when_it_changed(tools: Any) -> None:
     model = ScriptedModel(happy_script())
     await LeanAgent(model=model, tools=tools[0]).execute(MISSION)
     final_messages = model.requests[-1].messages
-    recitations = [m for m in final_messages if str(m.get("content")).startswith(PLAN_HEADER)]
-    assert len(recitations) == 3  # create, mark 1-2, mark 3; not after weather/notes turns
+    assert [m for m in final_messages if _recitation(m)] == [final_messages[-1]]  # the latest
+    recited = [
+        i for i, r in enumerate(model.requests) if _recitation(r.messages[-1])
+    ]  # create, mark 1-2, mark 3; not after the weather/notes turns
+    assert recited == [1, 3, 5]
 
 
 async def test_answer_in_same_turn_as_tool_calls_waits_for_results(tools: Any) -> None:
@@ -118,6 +130,7 @@ async def test_finish_guard_reminds_then_model_continues(tools: Any) -> None:
         [
             call("planner", action="create_plan", tasks=["Weather", "Answer"]),
             reply("Done already!"),
+            call("weather", city="Oslo"),
             call("planner", action="mark_done", step_index=[1, 2]),
             reply("Now really done."),
         ]
@@ -127,14 +140,16 @@ async def test_finish_guard_reminds_then_model_continues(tools: Any) -> None:
     assert result.final_message == "Now really done."
     reminder = model.requests[2].messages[-1]
     assert reminder["role"] == "user" and reminder["content"].startswith(REMINDER_HEADER)
-    assert "s1: Weather" in reminder["content"] and "s2: Answer" in reminder["content"]
+    # what is missing: the step that needs a tool ("Answer" is done by the answer itself)
+    assert "step 1: Weather" in reminder["content"] and "Answer" not in reminder["content"]
     assert result.open_steps == ()
 
 
 async def test_finish_guard_is_bounded_and_reports_open_steps(tools: Any) -> None:
     model = ScriptedModel(
         [
-            call("planner", action="create_plan", tasks=["Weather", "Answer"]),
+            call("planner", action="create_plan", tasks=["Weather", "Note"]),
+            call("weather", city="Oslo"),
             call("planner", action="mark_done", step_index=[1]),
             reply("stop 1"),
             reply("stop 2"),
@@ -145,7 +160,7 @@ async def test_finish_guard_is_bounded_and_reports_open_steps(tools: Any) -> Non
     result = await agent.execute("Go")
     assert result.status is AgentStatus.INCOMPLETE  # answered, with a step still open
     assert result.final_message == "stop 3"
-    assert result.open_steps == ("s2: Answer",)
+    assert result.open_steps == ("s2: Note",)
     assert model.remaining == 0
 
 
