@@ -21,7 +21,7 @@ from taskforce.plan import Plan, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import error_result
 
-SKIPPED_NOTE = "skipped: no tool ran for it"
+SKIPPED_NOTE = "no tool ran for it"
 
 _PREVIOUS_CHARS = 2_000
 

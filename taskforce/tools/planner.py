@@ -121,7 +121,7 @@ class PlannerTool:
         try:
             self.decode(params)
         except ToolInputError as exc:
-            return False, str(exc)
+            return False, self.corrected(str(exc), params)
         return True, None
 
     def get_approval_preview(self, **params: Any) -> str:

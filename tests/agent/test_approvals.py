@@ -46,9 +46,12 @@ def publisher(log: list[str]) -> FunctionTool:
 def agent_for(model: ScriptedModel, store: Any, published: list[str], **kw: Any) -> LeanAgent:
     tool_list, _ = make_tools()
     return LeanAgent(
-        model=model, tools=[*tool_list, publisher(published)], state_manager=store,
-        plan_first=False, **kw,
-    )  # fmt: skip
+        model=model,
+        tools=[*tool_list, publisher(published)],
+        state_manager=store,
+        plan_first=False,
+        **({"require_work_before_done": False} | kw),
+    )  # fmt: skip  (these scripts tick steps without tools: evidence is tested elsewhere)
 
 
 async def test_pause_persists_and_a_new_agent_resumes_after_approval(
@@ -206,7 +209,7 @@ async def test_several_calls_in_one_turn_only_the_gated_ones_wait() -> None:
     )
     agent = LeanAgent(
         model=model, tools=[*tool_list, publisher(published)], state_manager=store,
-        plan_first=False,
+        plan_first=False, require_work_before_done=False,
     )  # fmt: skip
     paused = await agent.execute(MISSION, "m1")
     assert paused.status is AgentStatus.PAUSED

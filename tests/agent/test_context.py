@@ -72,7 +72,7 @@ async def test_long_run_in_a_small_window_never_overflows() -> None:
         if level:
             last = request.messages[-1]["content"]
             assert last.startswith(PLAN_HEADER)
-            assert "Current step:" in last or "All steps are finished" in last
+            assert "Do now: step" in last or "All steps are done" in last
     # the full history is intact in the session (compaction only changes the view)
     assert result.steps == 15
 
@@ -144,7 +144,8 @@ def test_fit_stages_keep_mission_plan_and_pairs() -> None:
     untouched, level = ContextBudget(100_000).fit(
         system, history, [], count, pinned=0, plan_note=note
     )
-    assert level == 0 and untouched == [system, *history]
+    stale = [m for m in history[:-1] if str(m["content"]).startswith(PLAN_HEADER)]
+    assert level == 0 and untouched == [system, *(m for m in history if m not in stale)]
 
     view, level = ContextBudget(4000, reserve=0).fit(
         system, history, [], count, pinned=0, plan_note=note
@@ -174,7 +175,43 @@ def test_unknown_window_means_no_compaction() -> None:
     view, level = ContextBudget(None).fit(
         {"role": "system", "content": "s"}, history, [], estimate_tokens, pinned=0, plan_note=None
     )
-    assert level == 0 and len(view) == len(history) + 1
+    assert level == 0 and len(view) == len(history) + 1 - 29  # only the latest recitation
+
+
+def test_only_the_latest_recitation_and_no_older_planner_exchange_is_sent() -> None:
+    history: list[Message] = [
+        {"role": "user", "content": "the mission"},
+        _calls(("p1", "planner"), ("w1", "weather")),
+        {"role": "tool", "tool_call_id": "p1", "content": "plan made"},
+        {"role": "tool", "tool_call_id": "w1", "content": "4C"},
+        {"role": "user", "content": f"{PLAN_HEADER}\nplan v1"},
+        _calls(("p2", "planner")),
+        {"role": "tool", "tool_call_id": "p2", "content": "step 1 done"},
+        {"role": "user", "content": f"{PLAN_HEADER}\nplan v2"},
+        _calls(("w2", "weather")),
+        {"role": "tool", "tool_call_id": "w2", "content": "5C"},
+    ]
+    view, level = ContextBudget(None).fit(
+        {"role": "system", "content": "s"}, history, [], estimate_tokens, pinned=0, plan_note=None
+    )
+    assert level == 0 and valid_pairs(view)
+    contents = [m.get("content") for m in view]
+    assert contents[1] == "the mission" and f"{PLAN_HEADER}\nplan v1" not in contents
+    assert "plan made" not in contents and "step 1 done" not in contents
+    assert [c["id"] for c in view[2]["tool_calls"]] == ["w1"]  # the weather call stays
+    assert contents[-4:] == ["4C", f"{PLAN_HEADER}\nplan v2", None, "5C"]
+    assert len(history) == 10 and history[1]["tool_calls"][0]["id"] == "p1"  # untouched
+
+
+def _calls(*calls: tuple[str, str]) -> Message:
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": i, "type": "function", "function": {"name": name, "arguments": "{}"}}
+            for i, name in calls
+        ],
+    }
 
 
 def test_context_window_option_overrides_model(tools: Any) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.planning import list_items, needs_plan, split_mission
+from taskforce.agent.prompts import NO_PLANNING_SYSTEM_PROMPT
 from taskforce.testing import ScriptedModel, call, calls, reply
 from taskforce.tools.function import FunctionTool
 from tests.agent.helpers import tool_results
@@ -67,8 +68,6 @@ async def test_non_parallel_tools_and_planner_run_one_at_a_time_in_order() -> No
     result = await agent.execute("go")
     assert overlaps == [] and order == ["a", "b"]
     # create_plan ran before mark_done (serialised in call order), so mark_done succeeded
-    results = tool_results(model.requests[1].messages)
-    assert results["call_1"]["success"] and results["call_4"]["success"], results
     assert result.plan_markdown.startswith("- [x] 1. one")
 
 
@@ -115,8 +114,9 @@ async def test_read_plan_again_after_a_change_is_not_a_repeat(tools: Any) -> Non
             reply("done"),
         ]
     )
-    await LeanAgent(model=model, tools=tools[0], plan_first=False).execute("go")
-    results = tool_results(model.requests[-1].messages)
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, require_work_before_done=False)
+    await agent.execute("go")
+    results = tool_results(model.requests[5].messages)
     assert results["call_4"]["success"] is True  # plan changed since call_2
     assert results["call_5"]["error_type"] == "repeated_call"
 
@@ -164,7 +164,7 @@ async def test_free_text_plan_becomes_a_real_plan(tools: Any) -> None:
         "- [ ] 2. Compute 6*7",
         "- [ ] 3. Save a note",
     ]
-    assert "Current step: 1. Get the weather in Oslo" in model.requests[1].messages[-1]["content"]
+    assert "Do now: step 1. Get the weather in Oslo" in model.requests[1].messages[-1]["content"]
 
 
 async def test_model_that_never_plans_gets_a_plan_from_the_mission(tools: Any) -> None:
@@ -176,10 +176,12 @@ async def test_model_that_never_plans_gets_a_plan_from_the_mission(tools: Any) -
     assert result.final_message == "c" and len(result.open_steps) == 3
 
 
-async def test_simple_mission_is_not_forced_to_plan(tools: Any) -> None:
+async def test_simple_mission_is_not_forced_to_plan_nor_offered_the_planner(tools: Any) -> None:
     model = ScriptedModel([reply("19°C")])
     result = await LeanAgent(model=model, tools=tools[0]).execute("Weather in Rome?")
-    assert model.requests[0].tool_names[1:] == ["calculator", "weather", "notes"]
+    # adaptive exposure: a mission that needs no plan does not pay for the planner
+    assert model.requests[0].tool_names == ["calculator", "weather", "notes"]
+    assert model.requests[0].messages[0]["content"] == NO_PLANNING_SYSTEM_PROMPT
     assert result.plan_markdown == "No active plan."
 
 
@@ -228,26 +230,58 @@ async def test_a_model_stuck_after_two_nudges_must_answer_without_tools(tools: A
     assert all(r.tools for r in model.requests[:5])
 
 
-async def test_marking_a_step_done_without_doing_it_is_refused_once(tools: Any) -> None:
+async def test_completion_needs_evidence_by_default(tools: Any) -> None:
     tool_list, log = tools
     model = ScriptedModel(
         [
-            call("planner", action="create_plan", tasks=["Save a note", "Say a word"]),
+            call("planner", action="create_plan", tasks=["Save a note", "Email Bob", "Tell me"]),
             call("planner", action="mark_done", step_index=[1]),  # refused: nothing ran
             call("notes", text="milk"),
             call("planner", action="mark_done", step_index=[1]),  # accepted: notes ran
-            call("planner", action="mark_done", step_index=[2]),  # refused once...
-            call("planner", action="mark_done", step_index=[2]),  # ...then taken as meant
+            call("planner", action="mark_done", step_index=[2]),  # refused: nothing ran...
+            call("planner", action="mark_done", step_index=[2]),  # ...insisting skips it
+            call("planner", action="mark_done", step_index=[3]),  # "Tell me" needs no tool
             reply("done"),
         ]
     )
-    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, require_work_before_done=True)
-    result = await agent.execute("Save a note, then say a word")
-    assert result.open_steps == () and log["notes"] == ["milk"]
-    results = tool_results(model.requests[-1].messages)
-    assert results["call_2"]["error_type"] == "no_work_done"
-    assert results["call_4"]["success"] and results["call_6"]["success"]
-    assert results["call_5"]["error_type"] == "no_work_done"
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False)
+    result = await agent.execute("Save a note, email Bob, then tell me")
+    assert log["notes"] == ["milk"]
+    refused = tool_results(model.requests[2].messages)["call_2"]
+    assert refused["error_type"] == "no_work_done"
+    assert "step 1 (Save a note)" in refused["error"]
+    assert tool_results(model.requests[5].messages)["call_5"]["error_type"] == "no_work_done"
+    statuses = [s.status.value for s in result.plan.steps]
+    assert statuses == ["DONE", "SKIPPED", "DONE"]  # never DONE without a tool run
+    assert result.plan.steps[1].note == "no tool ran for it"
+
+
+async def test_one_tool_run_is_evidence_for_one_step(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather", "Note"]),
+            call("weather", city="Oslo"),
+            call("planner", action="mark_done", step_index=[1, 2]),  # 1 run, 2 steps
+            reply("x"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=0)
+    result = await agent.execute("Weather in Oslo and a note")
+    refused = tool_results(model.requests[3].messages)["call_3"]
+    assert refused["error_type"] == "no_work_done" and "step 2 (Note)" in refused["error"]
+    assert [s.status.value for s in result.plan.steps] == ["PENDING", "PENDING"]
+
+
+async def test_without_evidence_rule_steps_tick_freely(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather", "Note"]),
+            call("planner", action="mark_done", step_index=[1, 2]),
+            reply("x"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, require_work_before_done=False)
+    assert (await agent.execute("Weather in Oslo and a note")).open_steps == ()
 
 
 async def test_work_and_mark_done_in_the_same_turn_is_fine(tools: Any) -> None:
@@ -260,3 +294,62 @@ async def test_work_and_mark_done_in_the_same_turn_is_fine(tools: Any) -> None:
     )
     agent = LeanAgent(model=model, tools=tools[0], plan_first=False, require_work_before_done=True)
     assert (await agent.execute("note x")).open_steps == ()
+
+
+async def test_missing_argument_error_shows_the_corrected_call_and_repeats_keep_it() -> None:
+    def save_note(title: str, text: str) -> str:
+        """Save a note."""
+        return f"saved {title}"
+
+    same = call("save_note", text="491")
+    model = ScriptedModel([same, same, reply("gave up")])
+    agent = LeanAgent(model=model, tools=[FunctionTool(save_note)], planning=False)
+    await agent.execute("Save 491 as a note titled result")
+    first = tool_results(model.requests[1].messages)["call_1"]
+    assert first["error_type"] == "invalid_arguments" and "title" in first["error"]
+    assert (
+        '{"name": "save_note", "arguments": {"title": "<string>", "text": "491"}}'
+        in (first["error"])
+    )
+    again = tool_results(model.requests[2].messages)["call_2"]
+    assert again["error_type"] == "repeated_call"
+    assert first["error"] in again["error"] and "change the arguments" in again["error"]
+
+
+async def test_the_planner_is_hidden_once_the_plan_is_finished(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather", "Tell me"]),
+            call("weather", city="Oslo"),
+            call("planner", action="mark_done", step_index=[1, 2]),
+            reply("4°C"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False)  # offered from the start
+    await agent.execute("Get the weather in Oslo and tell me")
+    assert [r.tool_names[0] for r in model.requests] == ["planner"] * 3 + ["calculator"]
+    assert "All steps are done" in model.requests[3].messages[-1]["content"]
+
+
+async def test_update_plan_refuses_to_add_an_open_step_again(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather", "Email Bob"]),
+            call("planner", action="update_plan", add_steps=["email bob"]),
+            reply("x"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=0)
+    result = await agent.execute("go")
+    refused = tool_results(model.requests[2].messages)["call_2"]
+    assert refused["success"] is False and "step 2 already reads" in refused["error"]
+    assert "A valid call looks like: planner(" in refused["error"]
+    assert len(result.plan.steps) == 2
+
+
+async def test_the_stall_reminder_names_the_planner_only_when_there_is_one(tools: Any) -> None:
+    repeat = call("weather", city="Oslo")
+    model = ScriptedModel([repeat, repeat, repeat, reply("Oslo: 4°C")])
+    await LeanAgent(model=model, tools=tools[0], planning=False).execute("Weather in Oslo?")
+    nudge = model.requests[3].messages[-1]["content"]
+    assert "repeating calls" in nudge and "planner" not in nudge

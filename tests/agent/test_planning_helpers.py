@@ -40,3 +40,15 @@ async def test_memory_store_checks_versions_like_the_state_manager() -> None:
     with pytest.raises(StaleStateError):
         await store.save_state("s", stale)
     assert (await store.load_state("s")) == {"status": "done", "version": 2}
+
+
+def test_steps_that_need_no_tool() -> None:
+    for text in ("Tell the user the total", "Report the result", "Decide which is cheaper",
+                 "Give the final answer", "Compare the two amounts"):  # fmt: skip
+        assert not planning.needs_tool(text), text
+    for text in ("Get the weather in Oslo", "Email the result to Bob", "Tell Bob by email",
+                 "Save a note titled 'x'", "Report the total in a file"):  # fmt: skip
+        assert planning.needs_tool(text), text
+    assert planning.result_text("calc", {"success": True, "output": 391.0}) == "calc → 391.0"
+    assert planning.result_text("w", {"success": True, "output": {"c": 4}}) == 'w → {"c": 4}'
+    assert planning.result_text("x", {"success": True, "output": "y" * 300}).endswith("y…")

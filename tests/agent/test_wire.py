@@ -80,7 +80,10 @@ async def test_full_run_over_http(openai_server: FakeOpenAIServer, tmp_path: Pat
     assert len({json.dumps(b["messages"][0]) for b in bodies}) == 1  # system byte-identical
     sent = bodies[3]["messages"]
     calls = [c for m in sent if m["role"] == "assistant" for c in m.get("tool_calls") or []]
-    assert [c["id"] for c in calls] == ["call_a", "call_b", "call_c"]
+    # create_plan (call_a) is shown by the recitation, not repeated as an exchange
+    assert [c["id"] for c in calls] == ["call_b", "call_c"]
+    recited = [m for m in sent if m["role"] == "user" and m["content"].startswith("[Plan update]")]
+    assert len(recited) == 1 and "- [ ] 1. W" in recited[0]["content"]
     tool_msgs = {m["tool_call_id"]: json.loads(m["content"]) for m in sent if m["role"] == "tool"}
     assert tool_msgs["call_b"] == {"success": True, "output": "4°C, rain"}
     assert tool_msgs["call_c"] == {"success": True, "output": 42.0}

@@ -9,7 +9,8 @@ from taskforce.evals.runner import run_key, run_mission
 from taskforce.models.base import ModelResponse
 from taskforce.testing import ScriptedModel
 
-NONE, PLANNER = parse_arms("none,planner")
+NONE, PLANNER, LAX = parse_arms("none,planner,lax=planner+require_work_before_done=false")
+"""LAX: the planner without the evidence rule, so a script can tick steps with no work."""
 
 
 async def run_script(

@@ -11,7 +11,7 @@ from taskforce.evals.builtin import SUITE
 from taskforce.evals.runner import run_key, run_mission
 from taskforce.models.base import Message, ModelResponse, ToolSpec
 from taskforce.testing import FunctionModel, call, calls, reply
-from tests.evals.helpers import PLANNER, run_script
+from tests.evals.helpers import LAX, PLANNER, run_script
 
 MISSIONS = {m.id: m for m in SUITE.missions}
 CHAIN = MISSIONS["calc-chain-note"]  # compute, add 100, save a note
@@ -28,7 +28,7 @@ async def test_ticking_steps_without_work_is_counted_and_is_a_false_completion()
             call("planner", action="mark_done", step_index=[3]),  # nor for this one
             reply("The note is saved: 491."),
         ],
-        PLANNER,
+        LAX,
     )
     assert not record.solved and record.reason == "no note titled 'result'"
     assert record.no_work_ticks == 2
@@ -46,9 +46,24 @@ async def test_a_batch_tick_counts_the_steps_beyond_the_work_done() -> None:
             call("planner", action="mark_done", step_index=[1, 2, 3]),
             reply("Done."),
         ],
-        PLANNER,
+        LAX,
     )
     assert record.no_work_ticks == 1  # 3 steps ticked after 2 tool runs
+
+
+async def test_the_evidence_rule_leaves_no_tick_without_work() -> None:
+    record = await run_script(
+        CHAIN,
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Add 100", "Save note"]),
+            call("calculator", expression="17 * 23"),
+            call("planner", action="mark_done", step_index=[1, 2, 3]),  # refused
+            call("planner", action="mark_done", step_index=[1]),
+            reply("The note is saved: 491."),
+        ],
+        PLANNER,
+    )
+    assert record.no_work_ticks == 0 and not record.all_ticked
 
 
 async def test_a_guarded_repeat_is_not_work() -> None:
@@ -62,7 +77,7 @@ async def test_a_guarded_repeat_is_not_work() -> None:
             call("planner", action="mark_done", step_index=[2]),
             reply("391"),
         ],
-        PLANNER,
+        LAX,
     )
     assert record.no_work_ticks == 1
 
@@ -113,6 +128,7 @@ async def test_tokens_split_planning_from_the_rest() -> None:
         call("planner", action="mark_done", step_index=[1]),
         call("convert_units", value=4, from_unit="c", to_unit="f"),
         call("planner", action="mark_done", step_index=[2]),
+        call("planner", action="read_plan"),  # after the latest recitation: stays in view
         reply("39.2°F", prompt_tokens=1000, completion_tokens=10),
     ]
     record = await run_script(mission, script, PLANNER)
@@ -121,7 +137,7 @@ async def test_tokens_split_planning_from_the_rest() -> None:
         assert parts[part] > 0, part
     assert record.tokens["source"] == "provider" and record.input_tokens == 1000
     assert record.planning_tokens == round(record.tokens["planning_share"] * 1000)
-    plain = await run_script(mission, [script[1], script[3], script[5]])
+    plain = await run_script(mission, [script[1], script[3], script[6]])
     assert plain.planning_tokens == 0 and plain.tokens["parts"]["planner_tool"] == 0
     assert plain.solved and plain.transcript["tools"] == ["get_weather", "convert_units"]
 

@@ -172,7 +172,10 @@ async def test_validate_params_checks_the_arguments_alone_and_execute_the_plan()
     tool = await make("A", "B")
     assert tool.validate_params(action="mark_done", step_index=9) == (True, None)
     result = await tool.execute(action="mark_done", step_index=9)
-    assert result["error"] == "step_index 9 is out of bounds: the plan has steps 1 to 2"
+    assert result["error"] == (
+        "step_index 9 is out of bounds: the plan has steps 1 to 2. "
+        'A valid call looks like: planner({"action": "mark_done", "step_index": [1]})'
+    )
     empty = PlannerTool()
     assert empty.validate_params(action="mark_done", step_index=1) == (True, None)
     refused = await empty.execute(action="mark_done", step_index=1)

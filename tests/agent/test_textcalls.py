@@ -1,0 +1,70 @@
+"""Tool calls written as text become real calls; a final answer is never a tool call."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from taskforce.agent import AgentStatus, LeanAgent
+from taskforce.agent.textcalls import calls_in_text, clean_answer
+from taskforce.testing import ScriptedModel, reply
+from tests.agent.helpers import tool_results
+
+TOOLS = {"save_note", "weather"}
+FENCED = '```json\n{"name": "weather", "arguments": {"city": "Oslo"}}\n```'
+
+
+def test_a_fenced_call_of_a_known_tool_is_read_back() -> None:
+    (found,) = calls_in_text(FENCED, TOOLS, 3)
+    assert (found.name, json.loads(found.arguments), found.id) == (
+        "weather",
+        {"city": "Oslo"},
+        "call_text_3_1",
+    )
+
+
+def test_bare_objects_lists_parameters_and_string_arguments_are_read_back() -> None:
+    bare = '{"name": "save_note", "parameters": {"title": "a", "text": "b"}}'
+    assert json.loads(calls_in_text(bare, TOOLS, 0)[0].arguments) == {"title": "a", "text": "b"}
+    encoded = '{"name": "weather", "arguments": "{\\"city\\": \\"Rome\\"}"}'
+    assert json.loads(calls_in_text(encoded, TOOLS, 0)[0].arguments) == {"city": "Rome"}
+    listed = '```json\n[{"name": "weather", "arguments": {"city": "A"}}, ' + (
+        '{"name": "weather", "arguments": {"city": "B"}}]\n```'
+    )
+    assert [json.loads(c.arguments)["city"] for c in calls_in_text(listed, TOOLS, 0)] == ["A", "B"]
+    wire = '{"function": {"name": "weather", "arguments": {"city": "C"}}}'
+    assert calls_in_text(wire, TOOLS, 0)[0].name == "weather"
+
+
+def test_anything_else_stays_an_answer() -> None:
+    for text in (
+        "It is 4°C in Oslo.",
+        '{"name": "unknown_tool", "arguments": {}}',  # not a tool of this agent
+        '{"text": "guest password: tulip42"}',  # no tool named
+        "```json\n491.0\n```",
+        f"Here you go:\n{FENCED}",  # prose around the call: an answer that quotes one
+        '{"name": "weather", "arguments": [1, 2]}',
+        "",
+        None,
+    ):
+        assert calls_in_text(text, TOOLS, 0) == (), text
+
+
+def test_a_fenced_plain_answer_is_unwrapped() -> None:
+    assert clean_answer("```json\nThe commission is $300.\n```") == "The commission is $300."
+    assert clean_answer("```\n491.0\n```") == "491.0"
+    assert clean_answer("Plain answer.") == "Plain answer."
+    assert clean_answer("See ```x``` and more") == "See ```x``` and more"
+
+
+async def test_a_call_written_as_text_runs_and_the_run_goes_on(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel([reply(FENCED), reply("```\nOslo: 4°C, rain.\n```")])
+    result = await LeanAgent(model=model, tools=tool_list, planning=False).execute("Oslo?")
+    assert log["calls"] == [("weather", "Oslo")]
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C, rain."
+    sent = model.requests[1].messages
+    assert (
+        sent[-2]["content"] is None and sent[-2]["tool_calls"][0]["function"]["name"] == "weather"
+    )
+    assert tool_results(sent)["call_text_1_1"]["output"] == "4°C, rain"
