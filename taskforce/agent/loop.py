@@ -191,6 +191,7 @@ class LeanAgent:
         return Run(
             model=self.model, tools=self.tools, specs=self.specs, planner=self.planner,
             session=session, system={"role": "system", "content": system}, offer_planner=offer,
+            opened=version,
             budget=self.budget, events=self.events.with_callback(on_event),
             redactor=self.redactor, mission=mission, pinned=pinned,
             watch=PlanWatch(required=plan_required, announced=version, recited=version),

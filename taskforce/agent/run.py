@@ -97,6 +97,8 @@ class Run:
     watch: PlanWatch
     offer_planner: bool = True
     """Whether the planner is offered while no plan is open (adaptive exposure)."""
+    opened: int = 0
+    """The plan's version when the run opened."""
     use: ModelUse = dataclasses.field(default_factory=ModelUse)
     results: list[str] = dataclasses.field(default_factory=list)
     """Short texts of the tool results since the plan was made (recited with the plan)."""
@@ -129,7 +131,7 @@ class Run:
     async def ask(self) -> ModelResponse:
         """One model call on a view that fits the window; one harder retry on overflow."""
         specs = list(self.specs)
-        if not (self.offer_planner and not self.plan.steps) and not self.plan.open_steps():
+        if self._planner_hidden():
             specs = [s for s in specs if s["function"]["name"] != self.planner.name]
         if self.watch.required:
             specs = [s for s in specs if s["function"]["name"] == self.planner.name]
@@ -161,6 +163,17 @@ class Run:
             usage=dataclasses.asdict(response.usage),
         )  # fmt: skip
         return response
+
+    def _planner_hidden(self) -> bool:
+        """Adaptive exposure: whether the planner is left out of this turn's tools.
+
+        It is for a mission that needs no plan, and once the plan made in this run is
+        finished (an older finished plan does not hide it: a new mission may plan).
+        """
+        plan = self.plan
+        if plan.open_steps():
+            return False
+        return not self.offer_planner or (bool(plan.steps) and plan.version != self.opened)
 
     def prepare(self, response: ModelResponse) -> tuple[ModelResponse, list[Prepared]]:
         """Parse the turn's calls once; on a turn that must plan, add the plan if missing.

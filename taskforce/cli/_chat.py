@@ -11,7 +11,13 @@ from taskforce.cli._errors import EXIT_OK, database_errors
 from taskforce.cli._render import EventPrinter, approval_line
 from taskforce.cli._run import model_label, new_session_id, stored_or_new
 from taskforce.cli._safe import markdown, one_line
-from taskforce.cli._settings import Settings, for_session, make_model, warn_ignored_api_base
+from taskforce.cli._settings import (
+    Settings,
+    for_session,
+    make_model,
+    plan_first_for,
+    warn_ignored_api_base,
+)
 from taskforce.cli._views import pending_of
 from taskforce.cli._workspace import demo_tools_on, run_tools, workspace_of
 from taskforce.plan.text import plural
@@ -33,7 +39,7 @@ async def _open(
     store = StateManager(settings.resolved_db_url())
     agent = LeanAgent(
         model=model, tools=run_tools(settings, session_id), state_manager=store,
-        max_steps=settings.max_steps, on_event=printer,
+        max_steps=settings.max_steps, plan_first=plan_first_for(model), on_event=printer,
     )  # fmt: skip
     return store, agent
 

@@ -16,7 +16,13 @@ from taskforce.cli._errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_PAUSED, databa
 from taskforce.cli._outcome import report
 from taskforce.cli._render import EventPrinter, LiveView
 from taskforce.cli._safe import one_line, printable
-from taskforce.cli._settings import Settings, for_session, make_model, warn_ignored_api_base
+from taskforce.cli._settings import (
+    Settings,
+    for_session,
+    make_model,
+    plan_first_for,
+    warn_ignored_api_base,
+)
 from taskforce.cli._views import pending_of, waiting_line
 from taskforce.cli._workspace import demo_tools_on, files_line, run_tools, workspace_of
 from taskforce.errors import SessionNotFoundError, UserError
@@ -73,7 +79,7 @@ async def execute(
             raise SessionNotFoundError(f"no session {session_id!r}")
         agent = LeanAgent(
             model=model, tools=run_tools(settings, session_id), state_manager=store,
-            max_steps=settings.max_steps, on_event=on_event,
+            max_steps=settings.max_steps, plan_first=plan_first_for(model), on_event=on_event,
         )  # fmt: skip
         if decision is not None:
             return await agent.resume(session_id, decision.approve, decision.note)

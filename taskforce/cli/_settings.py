@@ -175,3 +175,13 @@ def make_model(settings: Settings, environ: Mapping[str, str] | None = None) -> 
         )
     model.check_name()  # before anything is stored: a typo must not create a session
     return model
+
+
+def plan_first_for(model: Model) -> bool | None:
+    """The agent's ``plan_first`` for `model`.
+
+    The offline model plans every request by rule, so it is always offered the planner
+    (False: offered, never forced); an LLM gets the default (None: offered and required
+    when the mission needs a plan, not offered otherwise).
+    """
+    return False if model.name == "offline" else None

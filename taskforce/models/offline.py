@@ -191,8 +191,9 @@ class OfflineModel:
             for t in tools
             if isinstance(t, dict) and isinstance(t.get("function"), dict)
         }
-        if PLANNER not in specs:
-            return _final(_no_planner(request))
+        if PLANNER not in specs:  # not offered (planning off), or hidden: the plan is finished
+            shown = _latest_plan(messages)
+            return self._finished(request, shown) if shown else _final(_no_planner(request))
         call_no = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
         planned = [c for c in calls if c.call.name == PLANNER]
         last = calls[-1] if calls else None
@@ -204,14 +205,7 @@ class OfflineModel:
         open_steps = [s for s in steps or () if s.status in _OPEN]
         if not open_steps:
             if any(c.args.get("action") == "create_plan" for c in planned):
-                left = len(split_mission(request, max_steps=10_000)) - self._max_steps
-                more = (
-                    f"\n\nThe request had {plural(left, 'more step')} than the {self._max_steps} "
-                    "I plan at once; send them as a new request."
-                    if left > 0
-                    else ""
-                )
-                return _final(report(steps or []) + more)
+                return self._finished(request, steps or [])
             if _SMALL_TALK.fullmatch(request.strip()):
                 return _final("Hello! Tell me a mission and I will plan it and work through it.")
             tasks = split_mission(request, max_steps=self._max_steps)
@@ -220,6 +214,17 @@ class OfflineModel:
             return _call(call_no, PLANNER, {"action": "create_plan", "tasks": tasks})
         step = min(open_steps, key=lambda s: _OPEN.index(s.status))
         return _work_on(call_no, step, calls, specs, request, steps or [])
+
+    def _finished(self, request: str, steps: list[PlanStep]) -> ModelResponse:
+        """The final answer on a finished plan (and what the step cap left out)."""
+        left = len(split_mission(request, max_steps=10_000)) - self._max_steps
+        more = (
+            f"\n\nThe request had {plural(left, 'more step')} than the {self._max_steps} "
+            "I plan at once; send them as a new request."
+            if left > 0
+            else ""
+        )
+        return _final(report(steps) + more)
 
 
 def _work_on(

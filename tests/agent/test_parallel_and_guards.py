@@ -353,3 +353,17 @@ async def test_the_stall_reminder_names_the_planner_only_when_there_is_one(tools
     await LeanAgent(model=model, tools=tools[0], planning=False).execute("Weather in Oslo?")
     nudge = model.requests[3].messages[-1]["content"]
     assert "repeating calls" in nudge and "planner" not in nudge
+
+
+async def test_a_note_or_a_human_approval_stands_in_for_a_tool_run(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather", "Note"]),
+            call("planner", action="mark_done", step_index=[1], note="known: 4°C from the user"),
+            call("planner", action="mark_done", step_index=[2]),  # no note, no work: refused
+            reply("x"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=0)
+    result = await agent.execute("go")
+    assert [s.status.value for s in result.plan.steps] == ["DONE", "PENDING"]

@@ -97,7 +97,7 @@ def test_real_provider_path_through_a_local_server(cli: Invoke) -> None:
             reply(tool_calls=[tool_call("planner", {"action": "create_plan",
                                                     "tasks": ["Greet", "Leave"]})]),
             reply(tool_calls=[tool_call("planner", {"action": "mark_done",
-                                                    "step_index": [1, 2]})]),
+                                                    "step_index": [1, 2], "note": "said"})]),
             reply("All done: greeted and left."),
         )  # fmt: skip
         result = cli("run", "Greet, then leave", "--model", "openai/test-model",
@@ -108,7 +108,7 @@ def test_real_provider_path_through_a_local_server(cli: Invoke) -> None:
     assert "model openai/test-model" in result.stdout and "offline" not in result.stdout
     sid = session_of(result.stdout)
     raw = cli("plan", "show", sid, "--raw").stdout
-    assert raw.splitlines() == ["- [x] 1. Greet", "- [x] 2. Leave"]
+    assert raw.splitlines() == ["- [x] 1. Greet — said", "- [x] 2. Leave — said"]
 
 
 def test_unreachable_database(cli: Invoke, tmp_path: Path) -> None:

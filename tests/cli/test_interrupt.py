@@ -31,8 +31,8 @@ def test_ctrl_c_during_a_model_call_saves_and_resumes(tmp_path: Path) -> None:
         server.script(
             reply(tool_calls=[tool_call("planner", {"action": "create_plan",
                                                     "tasks": ["One", "Two"]})]),
-            reply(tool_calls=[tool_call("planner", {"action": "mark_done",
-                                                    "step_index": [1]})]),
+            reply(tool_calls=[tool_call("planner", {"action": "mark_done", "step_index": [1],
+                                                    "note": "done in my head"})]),
             reply("never sent", delay=60),  # the model "thinks" until we press Ctrl-C
         )  # fmt: skip
         proc = subprocess.Popen(

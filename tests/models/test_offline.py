@@ -81,7 +81,7 @@ def test_offline_model_satisfies_the_protocol() -> None:
 async def test_runs_a_mission_through_the_loop_with_tools() -> None:
     log: list[tuple[str, str]] = []
     events: list[Any] = []
-    agent = LeanAgent(OfflineModel(), tools=_tools(log), on_event=events.append)
+    agent = LeanAgent(OfflineModel(), plan_first=False, tools=_tools(log), on_event=events.append)
     mission = "1. Check the weather in Rome\n2. calculator: 2*(3+4)\n3. Write a short summary"
     result = await agent.execute(mission, session_id="t1")
     assert result.status.value == "completed"
@@ -104,7 +104,7 @@ async def test_runs_a_mission_through_the_loop_with_tools() -> None:
 
 async def test_failing_tool_marks_the_step_failed_and_goes_on() -> None:
     log: list[tuple[str, str]] = []
-    agent = LeanAgent(OfflineModel(), tools=_tools(log))
+    agent = LeanAgent(OfflineModel(), plan_first=False, tools=_tools(log))
     result = await agent.execute("Use the calculator for 'two plus two', then celebrate")
     tasks = agent.planner.get_state()["tasks"]
     assert [t["status"] for t in tasks] == ["FAILED", "SKIPPED"]
@@ -116,11 +116,15 @@ async def test_stateless_resume_continues_where_the_stored_session_stopped() -> 
     store = MemoryStore()
     log: list[tuple[str, str]] = []
     mission = "Check the weather in Rome, then add notes; then calculator: 1+1; then wrap up"
-    first = LeanAgent(OfflineModel(), tools=_tools(log), state_manager=store, max_steps=4)
+    first = LeanAgent(
+        OfflineModel(), plan_first=False, tools=_tools(log), state_manager=store, max_steps=4
+    )
     stopped = await first.execute(mission, session_id="resume-me")
     assert stopped.status.value == "max_steps" and stopped.open_steps
     # a fresh model instance and a fresh agent: only the stored conversation and plan remain
-    second = LeanAgent(OfflineModel(), tools=_tools(log), state_manager=store, max_steps=30)
+    second = LeanAgent(
+        OfflineModel(), plan_first=False, tools=_tools(log), state_manager=store, max_steps=30
+    )
     done = await second.execute(mission, session_id="resume-me")
     assert done.status.value == "completed" and not done.open_steps
     assert log.count(("weather", "Rome")) == 1 and log.count(("calculator", "1+1")) == 1
@@ -130,7 +134,7 @@ async def test_stateless_resume_continues_where_the_stored_session_stopped() -> 
 
 async def test_a_new_request_in_a_finished_session_gets_a_new_plan() -> None:
     store = MemoryStore()
-    agent = LeanAgent(OfflineModel(), state_manager=store)
+    agent = LeanAgent(OfflineModel(), plan_first=False, state_manager=store)
     await agent.execute("Write a poem, then read it aloud", session_id="chat")
     second = await agent.execute("Bake bread", session_id="chat")
     assert second.status.value == "completed"
@@ -139,7 +143,7 @@ async def test_a_new_request_in_a_finished_session_gets_a_new_plan() -> None:
 
 @pytest.mark.parametrize("mission", ["hello!", "Thanks", "   ;;; "])
 async def test_small_talk_and_empty_requests_get_an_answer_without_a_plan(mission: str) -> None:
-    agent = LeanAgent(OfflineModel())
+    agent = LeanAgent(OfflineModel(), plan_first=False)
     result = await agent.execute(mission)
     assert result.status.value == "completed" and OFFLINE_LABEL in result.final_message
     assert agent.planner.get_state()["tasks"] == []
@@ -224,7 +228,7 @@ def test_a_tool_call_cut_off_by_an_interruption_is_run_again() -> None:
 
 
 async def test_a_request_longer_than_the_cap_says_what_was_left_out() -> None:
-    agent = LeanAgent(OfflineModel(max_steps=3), max_steps=50)
+    agent = LeanAgent(OfflineModel(max_steps=3), plan_first=False, max_steps=50)
     result = await agent.execute("\n".join(f"{i}. step {i}" for i in range(1, 6)))
     assert len(agent.planner.get_state()["tasks"]) == 3
     assert "2 more steps than the 3 I plan at once" in result.final_message
