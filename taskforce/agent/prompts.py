@@ -110,7 +110,7 @@ def stalled(current: str | None, planning: bool = True) -> str:
 
 
 def nothing_done(steps: Sequence[str]) -> str:
-    """Why a ``mark_done`` was refused: no tool ran since these steps started."""
+    """Why marking steps done was refused: no tool ran since these steps started."""
     return (
         f"Not marked: no tool ran for {'; '.join(steps)}. Do it first with the tool it "
         "needs, then mark it done."
