@@ -48,6 +48,7 @@ class EvalOptions:
     setup: str | None = None
     plain: bool = False
     report_only: bool = False
+    notes: Path | None = None
 
 
 def command_line(options: EvalOptions) -> str:
@@ -57,7 +58,8 @@ def command_line(options: EvalOptions) -> str:
              "repeat": "--repeat", "limit": "--limit", "json_path": "--json",
              "results": "--results", "report": "--report", "baseline": "--baseline",
              "max_steps": "--max-steps", "timeout": "--timeout",
-             "context_window": "--context-window", "setup": "--setup"}  # fmt: skip
+             "context_window": "--context-window", "setup": "--setup",
+             "notes": "--notes"}  # fmt: skip
     always = () if options.report_only else ("suite", "arms", "max_steps")  # defaults change
     words = ["taskforce", "eval"]
     for field, flag in flags.items():
@@ -165,9 +167,10 @@ def write_report(options: EvalOptions, command: str) -> None:
     same = options.baseline is not None and options.baseline.resolve() == options.results.resolve()
     current = [] if same else ResultStore(options.results).latest()
     baseline = ResultStore(options.baseline).latest() if options.baseline else []
+    notes = options.notes.read_text(encoding="utf-8") if options.notes else ""
     text = render_report(
         current, baseline, command=command, baseline_path=options.baseline,
-        current_path=None if same else options.results,
+        current_path=None if same else options.results, notes=notes,
     )  # fmt: skip
     options.report.parent.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
     options.report.write_text(text, encoding="utf-8")  # type: ignore[union-attr]

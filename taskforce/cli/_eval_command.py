@@ -62,6 +62,10 @@ def eval_command(
             "--setup", help="How the model is served (quantisation, flags): for the report."
         ),
     ] = None,
+    notes: Annotated[
+        Path | None,
+        typer.Option("--notes", help="A Markdown file put in the report after its header."),
+    ] = None,
     report_only: Annotated[
         bool,
         typer.Option("--report-only", help="Run nothing: write --report from stored results."),
@@ -89,6 +93,7 @@ def eval_command(
             limit=limit, missions=tuple(mission or ()), json_path=json_path, results=results,
             report=report, baseline=baseline, max_steps=max_steps, timeout=timeout,
             context_window=context_window, setup=setup, plain=plain, report_only=report_only,
+            notes=notes,
         )  # fmt: skip
         code = run_eval(options, console)
     raise typer.Exit(code)

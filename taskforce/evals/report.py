@@ -143,8 +143,13 @@ def render_report(
     arm_order: Sequence[str] = ("none", "planner"),
     baseline_path: str | Path | None = None,
     current_path: str | Path | None = None,
+    notes: str = "",
 ) -> str:
-    """The Markdown report of `baseline` and `current` results (either may be empty)."""
+    """The Markdown report of `baseline` and `current` results (either may be empty).
+
+    `notes` (Markdown written by people: what was changed, which targets are met) comes
+    right after the header.
+    """
     lines = [
         "# Does planning help? taskforce's agent evaluation",
         "",
@@ -161,6 +166,8 @@ def render_report(
         "command regenerates the report.",
         "",
     ]
+    if notes.strip():
+        lines += [notes.strip(), ""]
     lines += _section("Baseline (before agent changes)", baseline, arm_order)
     lines += _section("Current", current, arm_order)
     lines += ["## Ablation (every arm tried)", "", *_ARM_HEAD]

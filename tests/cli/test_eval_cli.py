@@ -42,6 +42,13 @@ def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> N
                "--suite", "nope")  # fmt: skip
     assert only.exit_code == 0 and "nothing run" in only.stdout
     assert "--report-only" in report.read_text() and "| builtin | none | 3/3" in report.read_text()
+    notes = tmp_path / "notes.md"
+    notes.write_text("## What we changed\n\nThe levers.\n")
+    noted = cli("eval", "--report-only", "--report", str(report), "--results", str(results),
+                "--notes", str(notes))  # fmt: skip
+    text = report.read_text()
+    assert noted.exit_code == 0 and f"--notes {notes}" in text
+    assert text.index("## What we changed") < text.index("## Baseline")
     assert cli("eval", "--report-only").exit_code == 2
 
 
