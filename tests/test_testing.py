@@ -128,9 +128,9 @@ async def test_function_model_drives_a_whole_agent_run() -> None:
         if messages[-1]["role"] == "user" and "Plan" not in str(messages[-1]["content"]):
             return call("planner", action="create_plan", tasks=["Only step"])
         if "[ ] 1." in str(messages[-1]["content"]):
-            return call("planner", action="mark_done", step_index=[1])
+            return call("planner", action="mark_done", step_index=[1], note="done by hand")
         return reply("finished")
 
     result = await LeanAgent(model=FunctionModel(fn), plan_first=False).execute("Do it")
     assert result.status is AgentStatus.COMPLETED and result.final_message == "finished"
-    assert result.plan_markdown == "- [x] 1. Only step"
+    assert result.plan_markdown == "- [x] 1. Only step — done by hand"

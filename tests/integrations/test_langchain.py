@@ -59,7 +59,9 @@ async def test_a_langgraph_agent_plans_is_refused_the_langchain_way_and_resumes(
     assert results[0].content == (
         "Plan created with 3 tasks.\n\n- [ ] 1. Tag\n- [ ] 2. Build\n- [ ] 3. Publish"
     )
-    assert results[1].content == "step_index 9 is out of bounds: the plan has steps 1 to 3"
+    assert results[1].content.startswith(
+        "step_index 9 is out of bounds: the plan has steps 1 to 3. "
+    )
     assert str(results[2].content).endswith(
         "- [x] 1. Tag — v1.2.0\n- [ ] 2. Build\n- [ ] 3. Publish"
     )

@@ -60,7 +60,7 @@ async def test_stdio_server_plans_across_a_restart_then_serves_http(tmp_path: Pa
         await client.call_tool("mark_done", {"step_index": [2], "status": "IN_PROGRESS"})
         bad = await client.call_tool("mark_done", {"step_index": [7]})
         assert bad.is_error
-        assert text_of(bad) == "step_index 7 is out of bounds: the plan has steps 1 to 3"
+        assert text_of(bad).startswith("step_index 7 is out of bounds: the plan has steps 1 to 3. ")
         first_run = text_of(await client.call_tool("read_plan", {}))
     assert first_run == "- [x] 1. Fetch — 200 OK\n- [ ] 2. Parse (in progress)\n- [ ] 3. Report"
 

@@ -177,7 +177,8 @@ async def test_planner_tool_accepts_step_objects_and_reports_blocking() -> None:
     blocked = await tool.execute(action="mark_done", step_index=2)
     assert blocked == {
         "success": False,
-        "error": "step 2 is blocked by step 1: finish that first",
+        "error": "step 2 is blocked by step 1: finish that first. A valid call looks like: "
+        'planner({"action": "mark_done", "step_index": [1]})',
         "error_type": "blocked",
     }
     assert (await tool.execute(action="update_plan", add_steps=[{"description": "C"}]))["success"]
