@@ -28,7 +28,13 @@ async def sm(tmp_path: Path) -> AsyncIterator[StateManager]:
 
 
 def agent(model: ScriptedModel, store: StateManager) -> LeanAgent:
-    return LeanAgent(model=model, state_manager=store, plan_first=False, max_steps=8)
+    return LeanAgent(
+        model=model,
+        state_manager=store,
+        plan_first=False,
+        max_steps=8,
+        require_work_before_done=False,
+    )  # approvals, not evidence, are tested here
 
 
 @pytest.mark.parametrize(
