@@ -29,7 +29,7 @@ def prepare(db_url: str, session_id: str, *, paused: bool) -> None:
     """A session whose plan has an approval step 2; step 1 done (and step 2 asked if paused)."""
     script = [
         call("planner", action="create_plan", tasks=TASKS),
-        call("planner", action="mark_done", step_index=[1]),
+        call("planner", action="mark_done", step_index=[1], note="drafted"),
     ]
     if paused:
         script.append(call("planner", action="mark_done", step_index=[2], status="IN_PROGRESS"))

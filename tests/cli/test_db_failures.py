@@ -87,7 +87,11 @@ def test_a_session_changed_by_another_run_names_the_command(cli: Invoke, db_url:
         """While this run waits for the model, another run continues the same session."""
         other.append(run_bin(["run", "--session", "shared", "--model", "offline", "--plain"],
                              db_url))  # fmt: skip
-        return reply(tool_calls=[tool_call("planner", {"action": "mark_done", "step_index": 1})])
+        return reply(
+            tool_calls=[
+                tool_call("planner", {"action": "mark_done", "step_index": 1, "note": "done"})
+            ]
+        )
 
     with FakeOpenAIServer() as server:
         server.script(

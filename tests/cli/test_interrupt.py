@@ -124,7 +124,11 @@ def test_ctrl_c_while_a_tool_result_is_saved_keeps_it(tmp_path: Path) -> None:
 
     def mark_done_holding_the_lock(_: object) -> Reply | ErrorReply:
         holder.execute("BEGIN IMMEDIATE")  # the save of this call's result must wait for us
-        return reply(tool_calls=[tool_call("planner", {"action": "mark_done", "step_index": 1})])
+        return reply(
+            tool_calls=[
+                tool_call("planner", {"action": "mark_done", "step_index": 1, "note": "done"})
+            ]
+        )
 
     try:
         with FakeOpenAIServer() as server:

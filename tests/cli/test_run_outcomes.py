@@ -26,7 +26,8 @@ def plan(*tasks: str) -> object:
 
 def done(*steps: int) -> object:
     return reply(tool_calls=[tool_call("planner", {"action": "mark_done",
-                                                   "step_index": list(steps)})])  # fmt: skip
+                                                   "step_index": list(steps),
+                                                   "note": "done"})])  # fmt: skip
 
 
 def state_of(cli: Invoke, sid: str) -> dict[str, object]:
