@@ -173,13 +173,17 @@ def apply(
 
 def _refuse_repeated_steps(request: EditPlan, plan: Plan) -> None:
     """A step added with the text of an open step is plan churn: refuse it, naming the step."""
-    open_steps = {s.description.casefold(): plan.number_of(s) for s in plan.open_steps()}
+    open_steps = {
+        s.description.casefold(): number
+        for s in plan.open_steps()
+        if (number := plan.number_of(s)) not in request.remove  # replaced in the same call
+    }
     for spec in request.add:
-        number = open_steps.get(spec.description.casefold())
-        if number is not None:
+        same = open_steps.get(spec.description.casefold())
+        if same is not None:
             raise PlanError(
-                f"step {number} already reads {spec.description!r} and is still open: "
-                f"work on step {number} instead of adding it again"
+                f"step {same} already reads {spec.description!r} and is still open: "
+                f"work on step {same} instead of adding it again"
             )
 
 
