@@ -204,7 +204,9 @@ class OfflineModel:
             return _call(call_no, PLANNER, {"action": "read_plan"})  # used before: look first
         open_steps = [s for s in steps or () if s.status in _OPEN]
         if not open_steps:
-            if any(c.args.get("action") == "create_plan" for c in planned):
+            if any(c.args.get("action") == "create_plan" for c in planned) or (
+                steps and self._is_plan_of(steps, request)
+            ):  # this request's plan is finished (its making may have left the view)
                 return self._finished(request, steps or [])
             if _SMALL_TALK.fullmatch(request.strip()):
                 return _final("Hello! Tell me a mission and I will plan it and work through it.")
@@ -214,6 +216,10 @@ class OfflineModel:
             return _call(call_no, PLANNER, {"action": "create_plan", "tasks": tasks})
         step = min(open_steps, key=lambda s: _OPEN.index(s.status))
         return _work_on(call_no, step, calls, specs, request, steps or [])
+
+    def _is_plan_of(self, steps: list[PlanStep], request: str) -> bool:
+        """Whether `steps` are the plan this model makes of `request`."""
+        return [s.text for s in steps] == split_mission(request, max_steps=self._max_steps)
 
     def _finished(self, request: str, steps: list[PlanStep]) -> ModelResponse:
         """The final answer on a finished plan (and what the step cap left out)."""

@@ -105,5 +105,10 @@ def estimate_complexity(goal: str) -> float:
 
 
 def should_plan(goal: str, threshold: float = DEFAULT_THRESHOLD) -> bool:
-    """Whether `goal` warrants a plan: its complexity is at least `threshold`."""
-    return estimate_complexity(goal) >= threshold
+    """Whether `goal` warrants a plan: a list of two or more items, or a high complexity.
+
+    The complexity must be at least `threshold`. A short numbered list scores low on
+    length and verbs, yet the user has already written its steps.
+    """
+    signals = analyse(goal)
+    return signals.structure >= 1.0 or signals.score >= threshold

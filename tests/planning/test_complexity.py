@@ -72,3 +72,9 @@ def test_score_is_in_range_and_deterministic(goal: str) -> None:
     score = estimate_complexity(goal)
     assert 0.0 <= score <= 1.0
     assert score == estimate_complexity(goal)
+
+
+@pytest.mark.parametrize("goal", ["1. Work out 1 / 0 + 1\n2. Work out 2 * 3 + 1", "- a\n- b"])
+def test_a_list_of_two_items_needs_a_plan_whatever_its_score(goal: str) -> None:
+    assert estimate_complexity(goal) < DEFAULT_THRESHOLD  # short: the score alone says no
+    assert should_plan(goal)
