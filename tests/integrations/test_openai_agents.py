@@ -79,7 +79,14 @@ async def test_an_agent_with_a_session_plans_gets_errors_as_text_and_resumes(
     tmp_path: Path,
 ) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'plans.db'}"
-    session = SQLiteSession("trip-42")
+    session = SQLiteSession("trip-42")  # in memory; closed below (Python 3.13 warns)
+    try:
+        await _plan_a_trip(url, session)
+    finally:
+        session.close()
+
+
+async def _plan_a_trip(url: str, session: SQLiteSession) -> None:
     async with StateManager(url) as store:
         model = ScriptedModel(
             strict("create_plan", tasks=["Book flights", "Find a hotel"]),
