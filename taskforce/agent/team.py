@@ -21,9 +21,15 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from taskforce.agent.worker import AgentFactory, Worker, WorkerCallback, WorkerReport
+from taskforce.agent.worker import (
+    AgentFactory,
+    Worker,
+    WorkerCallback,
+    WorkerReport,
+    next_change,
+)
 from taskforce.errors import ConfigurationError
-from taskforce.plan import Plan
+from taskforce.plan import Plan, StepStatus
 from taskforce.plan.claims import gated
 
 if TYPE_CHECKING:
@@ -31,7 +37,6 @@ if TYPE_CHECKING:
     from taskforce.agent.result import AgentResult
     from taskforce.store import StateManager
 
-MAX_WAIT = 30.0
 
 LeadFactory = Callable[[int, bool], "LeanAgent"]
 """Makes the lead's agent from (``max_steps``, ``plan_first``)."""
@@ -125,15 +130,8 @@ class Team:
                 return
             plan = Plan.from_state(state.get("plan"))
             approved = state.get("approved_steps") or []
-            held = any(s.status.value == "IN_PROGRESS" for s in plan.steps)
+            held = any(s.status is StepStatus.IN_PROGRESS for s in plan.steps)
             ready = [s for s in plan.runnable_steps() if not gated(plan, s, approved)]
             if not held and not ready:
                 return
-            feed = self.store.changes(session_id, known={session_id: state["version"]})
-            try:
-                async with asyncio.timeout(MAX_WAIT):
-                    await anext(feed)
-            except TimeoutError:
-                pass
-            finally:
-                await feed.aclose()
+            await next_change(self.store, session_id, int(state["version"]))

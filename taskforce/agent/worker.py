@@ -213,16 +213,7 @@ class Worker:
         expiry = left.next_expiry()
         if expiry is not None:
             timeout = min(timeout, max(0.0, (expiry - datetime.now(UTC)).total_seconds()) + 0.1)
-        feed = self.store.changes(
-            self.session_id, known={self.session_id: version}, poll_interval=self._poll
-        )
-        try:
-            async with asyncio.timeout(timeout):
-                await anext(feed)
-        except TimeoutError:
-            pass
-        finally:
-            await feed.aclose()
+        await next_change(self.store, self.session_id, version, timeout, self._poll)
 
     def _emit(
         self, kind: str, text: str, step: int | None = None, status: str | None = None
@@ -254,3 +245,21 @@ def step_agent(model: Model | str, **options: Any) -> AgentFactory:
         return LeanAgent(model, system_prompt=prompt, **{"plan_first": False, **options})
 
     return make
+
+
+async def next_change(
+    store: StateManager,
+    session_id: str,
+    version: int,
+    wait: float = MAX_WAIT,
+    poll_interval: float = 0.5,
+) -> None:
+    """Until `session_id` changes after `version` (on the store's change feed), or `wait` s."""
+    feed = store.changes(session_id, known={session_id: version}, poll_interval=poll_interval)
+    try:
+        async with asyncio.timeout(wait):
+            await anext(feed)
+    except TimeoutError:
+        pass
+    finally:
+        await feed.aclose()
