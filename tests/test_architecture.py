@@ -31,10 +31,12 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
-    """Every import except those under ``if TYPE_CHECKING:`` (never run)."""
+def _runtime_imports(tree: ast.AST, typing_too: bool = False) -> list[ast.Import | ast.ImportFrom]:
+    """Every import except those under ``if TYPE_CHECKING:`` (never run), unless `typing_too`."""
     skipped: set[int] = set()
     for node in ast.walk(tree):
+        if typing_too:
+            break
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped.update(id(n) for child in node.body for n in ast.walk(child))
     return [
@@ -45,13 +47,17 @@ def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
 
 
 @functools.cache
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the taskforce modules it imports (``from p import m`` names module p.m)."""
+def import_graph(typing_too: bool = False) -> dict[str, set[str]]:
+    """Module -> the taskforce modules it imports (``from p import m`` names module p.m).
+
+    Imports for type checkers only are left out unless `typing_too`.
+    """
     modules = _modules()
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in _runtime_imports(tree, typing_too):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             else:
@@ -118,6 +124,35 @@ def test_dependencies_point_downwards() -> None:
         if package(module) != package(target) and rank[package(target)] >= rank[package(module)]
     )
     assert upward == []
+
+
+def private_reach(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of a private module (a ``_name`` part) from outside the package holding it."""
+    found = []
+    for module, targets in graph.items():
+        for target in targets:
+            parts = target.split(".")
+            private = [n for n, part in enumerate(parts) if part.startswith("_") and n]
+            if not private or parts[-1] == "__main__":
+                continue
+            owner = ".".join(parts[: private[0]])  # the package the private module belongs to
+            if module != owner and not module.startswith(owner + "."):
+                found.append(f"{module} -> {target}")
+    return sorted(found)
+
+
+def test_no_module_imports_a_private_module_of_another_package() -> None:
+    """Another package goes through the public surface (``taskforce.store``, not ``_config``)."""
+    assert private_reach(import_graph(typing_too=True)) == []
+
+
+def test_a_private_import_from_another_package_is_found() -> None:
+    graph = {
+        "taskforce.cli._views": {"taskforce.store._config", "taskforce.cli._safe"},
+        "taskforce.store.manager": {"taskforce.store._urls"},
+        "taskforce.store": {"taskforce.store._config"},
+    }
+    assert private_reach(graph) == ["taskforce.cli._views -> taskforce.store._config"]
 
 
 def test_no_module_is_over_400_lines() -> None:

@@ -81,7 +81,7 @@ def describe(exc: BaseException) -> tuple[int, str]:
 
 def shown_url(url: str) -> str:
     """`url` with any password replaced by `***`."""
-    from taskforce.store._urls import display_url
+    from taskforce.store import display_url
 
     return display_url(url)
 
@@ -95,9 +95,9 @@ def database_errors(url: str) -> Iterator[None]:
         raise
     except Exception as exc:
         if type(exc).__module__.split(".")[0] in _DB_MODULES or isinstance(exc, OSError):
-            from taskforce.store._urls import scrub
+            from taskforce.store import mask_password
 
-            detail = " ".join(scrub(str(exc), url).split())[:300] or type(exc).__name__
+            detail = " ".join(mask_password(str(exc), url).split())[:300] or type(exc).__name__
             raise StateError(f"cannot use the database {shown_url(url)}: {detail}") from exc
         raise
 
@@ -134,7 +134,7 @@ def reporting(debug: bool, db_url: str | None = None) -> Iterator[None]:
     except Exception as exc:
         if debug:
             traceback.print_exc()
-        from taskforce.store._urls import scrub
+        from taskforce.store import mask_password
 
         code, message = describe(exc)
-        raise fail(scrub(message, db_url), code) from None
+        raise fail(mask_password(message, db_url), code) from None

@@ -62,7 +62,7 @@ class Settings:
 
     def typed_db_url(self) -> str:
         """The database URL as given (flag, else `TASKFORCE_DB_URL`, else the default file)."""
-        from taskforce.store._config import default_db_url
+        from taskforce.store import default_db_url
 
         return self.db_url.strip() if self.db_url and self.db_url.strip() else default_db_url()
 
@@ -73,7 +73,7 @@ class Settings:
             ConfigurationError: an in-memory SQLite URL (a command's sessions would vanish
                 when it ends).
         """
-        from taskforce.store._urls import require_persistent
+        from taskforce.store import require_persistent
 
         return require_persistent(self.typed_db_url())
 

@@ -202,7 +202,7 @@ def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json
 
 def db_upgrade_command(settings: Settings) -> None:
     """Migrate the database to this version's schema (refusing one newer than the code)."""
-    from taskforce.store._config import HEAD_REVISION, SCHEMA_REVISIONS
+    from taskforce.store import HEAD_REVISION, SCHEMA_REVISIONS
 
     url = settings.resolved_db_url()
 
@@ -229,7 +229,7 @@ def db_upgrade_command(settings: Settings) -> None:
 
 def db_downgrade_command(settings: Settings, revision: str, *, confirmed: bool) -> None:
     """Migrate the schema down to `revision` (only with `confirmed`: it can lose data)."""
-    from taskforce.store._config import SCHEMA_REVISIONS
+    from taskforce.store import SCHEMA_REVISIONS
 
     if revision != "base" and revision not in SCHEMA_REVISIONS:
         raise fail(
@@ -258,7 +258,7 @@ def db_downgrade_command(settings: Settings, revision: str, *, confirmed: bool) 
 
 def db_current_command(settings: Settings) -> None:
     """Print the database URL, its schema revision and whether it is up to date."""
-    from taskforce.store._config import HEAD_REVISION, SCHEMA_REVISIONS
+    from taskforce.store import HEAD_REVISION, SCHEMA_REVISIONS
 
     url = settings.resolved_db_url()
 

@@ -27,7 +27,7 @@ def workspace_of(settings: Settings, session_id: str) -> Path:
     """The folder the demo tools of `session_id` write in (not created here)."""
     if settings.workspace and settings.workspace.strip():
         return Path(settings.workspace.strip()).expanduser().resolve()
-    from taskforce.store._config import default_db_path, sqlite_path
+    from taskforce.store import default_db_path, sqlite_path
 
     path = sqlite_path(settings.resolved_db_url())
     home = Path(path).parent if path and path != ":memory:" else default_db_path().parent

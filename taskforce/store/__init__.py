@@ -19,11 +19,13 @@ from taskforce.store._config import (
     HEAD_REVISION,
     MAX_PAYLOAD_BYTES,
     SCHEMA_REVISIONS,
+    default_db_path,
     default_db_url,
+    sqlite_path,
     validate_session_id,
 )
 from taskforce.store._types import Change, HistoryEntry, SessionSummary
-from taskforce.store._urls import require_persistent
+from taskforce.store._urls import display_url, mask_password, require_persistent
 from taskforce.store.memory import MemoryStore
 from taskforce.store.protocol import SessionStore
 
@@ -41,8 +43,12 @@ __all__ = [
     "SessionStore",
     "SessionSummary",
     "StateManager",
+    "default_db_path",
     "default_db_url",
+    "display_url",
+    "mask_password",
     "require_persistent",
+    "sqlite_path",
     "validate_session_id",
 ]
 

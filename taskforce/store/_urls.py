@@ -46,7 +46,7 @@ def display_url(url: str) -> str:
     return _CREDENTIALS.sub(r"\g<head>:***@", url, count=1) if password_of(url) else url
 
 
-def scrub(text: str, url: str | None) -> str:
+def mask_password(text: str, url: str | None) -> str:
     """`text` with the password of `url` (as typed or URL-decoded) replaced by ``***``."""
     password = password_of(url) if url else None
     if password is None:

@@ -44,7 +44,7 @@ from taskforce.store._types import (
     SessionSummary,
     summary_from_row,
 )
-from taskforce.store._urls import display_url, normalize_url, scrub
+from taskforce.store._urls import display_url, mask_password, normalize_url
 from taskforce.store._write import Cached
 from taskforce.store.claims import ClaimsAPI
 
@@ -106,8 +106,9 @@ class StateManager(ClaimsAPI):
         try:
             self._engine = engine or _engine.create_engine(target, timeout=timeout)
         except (ArgumentError, ImportError, ValueError) as exc:  # the cause may hold the password
+            cause = mask_password(str(exc), target)
             raise ConfigurationError(
-                f"cannot use database URL {display_url(target)!r}: {scrub(str(exc), target)}"
+                f"cannot use database URL {display_url(target)!r}: {cause}"
             ) from None
         self._owns_engine = engine is None
         shown = self._engine.url.render_as_string(hide_password=True)

@@ -9,9 +9,9 @@ from taskforce.store import StateManager
 from taskforce.store._urls import (
     display_url,
     is_memory_url,
+    mask_password,
     normalize_url,
     require_persistent,
-    scrub,
 )
 
 
@@ -45,12 +45,12 @@ def test_passwords_are_masked_in_urls_and_in_messages(url: str) -> None:
     assert password not in display_url(url) and ":***@" in display_url(url)
     assert "@db" in display_url(url)
     message = f"cannot connect to {url}: password {password} rejected"
-    assert password not in scrub(message, url)
+    assert password not in mask_password(message, url)
 
 
 def test_a_url_without_password_is_shown_as_is() -> None:
     assert display_url("postgresql://tf@db/x") == "postgresql://tf@db/x"
-    assert scrub("anything", "postgresql://tf@db/x") == "anything"
+    assert mask_password("anything", "postgresql://tf@db/x") == "anything"
 
 
 @pytest.mark.parametrize(
