@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -48,6 +49,13 @@ APPROVED_STEPS_KEY = "approved_steps"
 _MAX_NOTE = 2_000
 
 
+@dataclass(frozen=True)
+class Held:
+    """The call of this turn that waits for a human (stored under ``pending_approval``)."""
+
+    call: dict[str, Any]
+
+
 def gate(
     run: Run, item: Prepared, plan: Plan, approved: Collection[str]
 ) -> tuple[str, list[str]] | None:
@@ -59,9 +67,9 @@ def gate(
     if item.preset is not None or item.duplicate_of is not None or item.refusal is not None:
         return None
     if item.request is not None:
-        found = run.planner.gate(item.request, plan, approved)
+        found = run.wiring.planner.gate(item.request, plan, approved)
         return (found.preview, list(found.step_ids)) if found is not None else None
-    tool = run.tools[item.call.name]
+    tool = run.wiring.tools[item.call.name]
     if not tool.requires_approval:
         return None
     try:
@@ -78,8 +86,8 @@ def gate(
     return preview, []
 
 
-async def hold(run: Run, items: list[Prepared]) -> list[Prepared]:
-    """Hold the turn's first gated call in ``run.pending``; the calls that run go on.
+async def hold(run: Run, items: list[Prepared]) -> tuple[list[Prepared], Held | None]:
+    """The calls that run this turn, and the first gated call, held (None: nothing held).
 
     Further gated calls, and copies of gated ones, get a "not run" answer instead. Plan
     steps are checked against the plan as the turn's earlier planner calls will leave it
@@ -91,13 +99,14 @@ async def hold(run: Run, items: list[Prepared]) -> list[Prepared]:
     last_planner = max((i for i, it in enumerate(items) if it.request is not None), default=-1)
     gated: set[int] = set()
     kept: list[Prepared] = []
+    held: Held | None = None
     for index, item in enumerate(items):
         found = gate(run, item, plan, approved)
         if item.duplicate_of is not None and id(item.duplicate_of) in gated:
             item.preset = error_result(prompts.APPROVAL_ONE_AT_A_TIME, "approval_pending")
-        elif found is not None and run.pending is None:
+        elif found is not None and held is None:
             gated.add(id(item))
-            run.pending = _pending(run, item, *found)
+            held = Held(_pending(run, item, *found))
             continue
         elif found is not None:
             gated.add(id(item))
@@ -105,7 +114,7 @@ async def hold(run: Run, items: list[Prepared]) -> list[Prepared]:
         elif _runs(item) and index < last_planner:  # a later planner call reads its result
             plan = _after(run, item, plan)
         kept.append(item)
-    return kept
+    return kept, held
 
 
 def _runs(item: Prepared) -> bool:
@@ -116,13 +125,13 @@ def _after(run: Run, item: Prepared, plan: Plan) -> Plan:
     """The plan once `item` (a planner call) ran; unchanged when the plan refuses it."""
     assert item.request is not None
     try:
-        return run.planner.change(item.request, plan).plan
+        return run.wiring.planner.change(item.request, plan).plan
     except PlanError:
         return plan
 
 
 def _pending(run: Run, item: Prepared, preview: str, steps: list[str]) -> dict[str, Any]:
-    tool = run.tools[item.call.name]
+    tool = run.wiring.tools[item.call.name]
     return {
         "tool_call_id": item.call.id,
         "name": item.call.name,
@@ -135,22 +144,21 @@ def _pending(run: Run, item: Prepared, preview: str, steps: list[str]) -> dict[s
     }
 
 
-async def pause(run: Run) -> AgentResult:
-    """Save the held call with the status ``paused`` and end the run."""
-    pending = run.pending
-    assert pending is not None
+async def pause(run: Run, held: Held) -> AgentResult:
+    """Save the `held` call with the status ``paused`` and end the run."""
+    pending = held.call
     run.session.state[PENDING_KEY] = pending
     log.info(
         "session %s paused: %s waits for approval (%s)",
-        run.session_id, pending["name"], run.redactor.text(pending["preview"]),
+        run.session_id, pending["name"], run.wiring.redactor.text(pending["preview"]),
     )  # fmt: skip
-    await run.events.emit(EventKind.APPROVAL_REQUIRED, run.session_id, **pending)
+    await run.wiring.events.emit(EventKind.APPROVAL_REQUIRED, run.session_id, **pending)
     event = {
         "kind": "paused", "step_id": pending["step"], "note": pending["preview"],
         "tool": pending["name"], "tool_call_id": pending["tool_call_id"],
     }  # fmt: skip
     message = f"Waiting for approval: {pending['preview']}"
-    return await run.finish(AgentStatus.PAUSED, message, events=[event])
+    return await run.finish(AgentStatus.PAUSED, message, events=[event], pending=pending)
 
 
 def waiting(session: Session) -> dict[str, Any] | None:
@@ -216,7 +224,7 @@ async def decide(run: Run, approve: bool, note: str | None) -> None:
             "came first); nothing was run"
         ) from exc
     log.info("session %s resumed: %s %s", run.session_id, pending.get("name"), decision)
-    await run.events.emit(
+    await run.wiring.events.emit(
         EventKind.RESUMED, run.session_id, approved=approve, note=note,
         name=pending.get("name"), preview=pending.get("preview"),
     )  # fmt: skip
@@ -228,8 +236,8 @@ async def answer(run: Run, pending: Mapping[str, Any], approve: bool, note: str 
     """Give the held call its result: the call's own (approved) or a rejection."""
     arguments = json.dumps(pending.get("arguments") or {}, ensure_ascii=False)
     call = ToolCall(str(pending.get("tool_call_id")), str(pending.get("name")), arguments)
-    item = parse_call(call, run.tools)
-    await run.events.emit(
+    item = parse_call(call, run.wiring.tools)
+    await run.wiring.events.emit(
         EventKind.TOOL_CALL, run.session_id, id=call.id, name=call.name,
         arguments=item.args, runs=approve and item.preset is None,
     )  # fmt: skip
@@ -238,4 +246,4 @@ async def answer(run: Run, pending: Mapping[str, Any], approve: bool, note: str 
         rejected = error_result(reason, "rejected") | {"hint": prompts.REJECTED_HINT}
         await run.on_result(item, rejected)
         return
-    await run_calls([item], run.tools, run.on_result)
+    await run_calls([item], run.wiring.tools, run.on_result)

@@ -18,7 +18,7 @@ from taskforce.agent.dispatch import run_calls
 from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
 from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.result import AgentResult, AgentStatus
-from taskforce.agent.run import PlanWatch, Run, user
+from taskforce.agent.run import PlanWatch, Run, Wiring, user
 from taskforce.agent.session import Session
 from taskforce.agent.setup import build_model, check_tools, header_values, model_record
 from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
@@ -188,13 +188,17 @@ class LeanAgent:
         system = self.system_prompt
         if not offer and system == prompts.DEFAULT_SYSTEM_PROMPT:
             system = prompts.NO_PLANNING_SYSTEM_PROMPT  # the planner is not offered
-        return Run(
+        wiring = Wiring(
             model=self.model, tools=self.tools, specs=self.specs, planner=self.planner,
-            session=session, system={"role": "system", "content": system}, offer_planner=offer,
-            opened=version,
-            budget=self.budget, events=self.events.with_callback(on_event),
-            redactor=self.redactor, mission=mission, pinned=pinned,
-            watch=PlanWatch(required=plan_required, announced=version, recited=version),
+            system={"role": "system", "content": system}, budget=self.budget,
+            events=self.events.with_callback(on_event), redactor=self.redactor,
+        )  # fmt: skip
+        return Run(
+            wiring=wiring, session=session, mission=mission, pinned=pinned,
+            watch=PlanWatch(
+                required=plan_required, announced=version, recited=version, offered=offer,
+                opened=version,
+            ),
             guard=CallGuard(
                 self.max_tool_calls_per_turn, require_work=self.require_work_before_done
             ),
@@ -269,8 +273,8 @@ class LeanAgent:
         try:
             while run.use.calls < self.max_steps:
                 final = await self._turn(run)
-                if run.pending is not None:
-                    return await approvals.pause(run)
+                if isinstance(final, approvals.Held):
+                    return await approvals.pause(run, final)
                 if final is not None:
                     return await run.finish(AgentStatus.COMPLETED, final)
             return await run.finish(AgentStatus.MAX_STEPS, run.use.last_content)
@@ -280,8 +284,11 @@ class LeanAgent:
             await run.abandon(exc)
             raise
 
-    async def _turn(self, run: Run) -> str | None:
-        """One turn: ask, then either accept the answer or run the calls. None: go on."""
+    async def _turn(self, run: Run) -> str | approvals.Held | None:
+        """One turn: ask, then accept the answer or run the calls (one may be held).
+
+        Returns the answer, the call held for approval, or None: go on.
+        """
         response, items = run.prepare(await run.ask())
         run.session.add(response.to_message())
         if not response.tool_calls:
@@ -290,8 +297,8 @@ class LeanAgent:
                 return response.content or ""
             run.session.add(user(reminder))
             return None
-        items = await approvals.hold(run, await run.screen(items))
+        items, held = await approvals.hold(run, await run.screen(items))
         await run_calls(items, self.tools, run.on_result)
-        if run.pending is None:  # a held call must stay next to its turn: no message between
+        if held is None:  # a held call must stay next to its turn: no message between
             run.recite()
-        return None
+        return held

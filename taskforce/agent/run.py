@@ -5,7 +5,9 @@ screens and records tool calls, recites the plan when it changed, and finishes w
 saved state and an :class:`AgentResult`. The loop itself (``loop.py``) only sequences
 these steps. A run's own state lives in small objects that each own one concern: the
 model calls (:class:`ModelUse`), what was last shown of the plan (:class:`PlanWatch`),
-repetition (:class:`~taskforce.agent.guards.CallGuard`), and the call held for approval.
+repetition (:class:`~taskforce.agent.guards.CallGuard`); what it talks to is fixed
+(:class:`Wiring`). A call held for approval is not run state: ``approvals.hold`` returns it
+and the loop pauses with it.
 """
 
 from __future__ import annotations
@@ -56,11 +58,21 @@ class ModelUse:
 
 @dataclasses.dataclass
 class PlanWatch:
-    """What the loop last showed of the plan, and whether the model still owes a plan."""
+    """What the loop last showed of the plan, and whether the model still owes a plan.
+
+    It also decides whether the planner is offered (adaptive exposure) and keeps the
+    short texts of tool results recited with the plan.
+    """
 
     required: bool
     announced: int
     recited: int
+    offered: bool = True
+    """Whether the planner is offered while no plan is open."""
+    opened: int = 0
+    """The plan's version when the run opened."""
+    results: list[str] = dataclasses.field(default_factory=list)
+    """Short texts of the tool results since the plan was made (recited with the plan)."""
 
     def announce(self, plan: Plan) -> bool:
         """Whether `plan` is news for the UI (a ``plan_updated`` event); remembers it."""
@@ -76,34 +88,52 @@ class PlanWatch:
         self.recited = plan.version
         return True
 
+    def hides_planner(self, plan: Plan) -> bool:
+        """Adaptive exposure: whether the planner is left out of this turn's tools.
 
-@dataclasses.dataclass
-class Run:
-    """One :meth:`LeanAgent.execute` or :meth:`LeanAgent.resume` call."""
+        It is for a mission that needs no plan, and once the plan made in this run is
+        finished (an older finished plan does not hide it: a new mission may plan).
+        """
+        if plan.open_steps():
+            return False
+        return not self.offered or (bool(plan.steps) and plan.version != self.opened)
+
+    def remember(self, text: str) -> None:
+        """Keep `text` (a tool result's short form) to recite with the plan; the last six."""
+        self.results = [*self.results, text][-6:]
+
+
+@dataclasses.dataclass(frozen=True)
+class Wiring:
+    """What a run talks to, fixed for the run: the model, the tools, where events go."""
 
     model: Model
     tools: Mapping[str, ToolProtocol]
     specs: Sequence[ToolSpec]
     planner: PlannerTool
-    session: Session
     system: Message
     budget: ContextBudget
     events: EventSink
     redactor: Redactor
+
+
+@dataclasses.dataclass
+class Run:
+    """One :meth:`LeanAgent.execute` or :meth:`LeanAgent.resume` call.
+
+    Its state is the session (conversation and stored state), the mission and where it
+    sits in the history, and the small objects owning one concern each.
+    """
+
+    wiring: Wiring
+    session: Session
     mission: str
     pinned: int
+    """Index in the history of the mission's message (kept in every view)."""
     guard: CallGuard
     finish_guard: FinishGuard
     watch: PlanWatch
-    offer_planner: bool = True
-    """Whether the planner is offered while no plan is open (adaptive exposure)."""
-    opened: int = 0
-    """The plan's version when the run opened."""
     use: ModelUse = dataclasses.field(default_factory=ModelUse)
-    results: list[str] = dataclasses.field(default_factory=list)
-    """Short texts of the tool results since the plan was made (recited with the plan)."""
-    pending: dict[str, Any] | None = None
-    """The call held for approval this turn (see ``approvals.py``); the run then pauses."""
 
     @property
     def session_id(self) -> str:
@@ -113,7 +143,7 @@ class Run:
     @property
     def plan(self) -> Plan:
         """The plan as it stands (the planner holds it)."""
-        return self.planner.plan
+        return self.wiring.planner.plan
 
     def open_steps(self) -> list[str]:
         """Plan steps still pending or in progress that need a tool (what blocks an answer).
@@ -130,19 +160,20 @@ class Run:
 
     async def ask(self) -> ModelResponse:
         """One model call on a view that fits the window; one harder retry on overflow."""
-        specs = list(self.specs)
-        if self._planner_hidden():
-            specs = [s for s in specs if s["function"]["name"] != self.planner.name]
+        wiring, planner = self.wiring, self.wiring.planner.name
+        specs = list(wiring.specs)
+        if self.watch.hides_planner(self.plan):
+            specs = [s for s in specs if s["function"]["name"] != planner]
         if self.watch.required:
-            specs = [s for s in specs if s["function"]["name"] == self.planner.name]
+            specs = [s for s in specs if s["function"]["name"] == planner]
         answer_now = self.guard.answer_now()  # nudged twice and still repeating: no tools
         if answer_now:
             specs = []
         note = self._plan_note()
-        count = self.model.count_tokens
+        count = wiring.model.count_tokens
         for harder in (False, True):
-            view, level = self.budget.fit(
-                self.system, self.session.history, specs, count,
+            view, level = wiring.budget.fit(
+                wiring.system, self.session.history, specs, count,
                 pinned=self.pinned, plan_note=note, harder=harder,
             )  # fmt: skip
             if self.watch.required:
@@ -150,7 +181,7 @@ class Run:
             if answer_now:
                 view.append(user(prompts.ANSWER_NOW))
             try:
-                response = bound_reply(await self.model.complete(view, specs))
+                response = bound_reply(await wiring.model.complete(view, specs))
                 break
             except ProviderError as exc:
                 if harder or not is_context_overflow(exc):
@@ -164,28 +195,17 @@ class Run:
         )  # fmt: skip
         return response
 
-    def _planner_hidden(self) -> bool:
-        """Adaptive exposure: whether the planner is left out of this turn's tools.
-
-        It is for a mission that needs no plan, and once the plan made in this run is
-        finished (an older finished plan does not hide it: a new mission may plan).
-        """
-        plan = self.plan
-        if plan.open_steps():
-            return False
-        return not self.offer_planner or (bool(plan.steps) and plan.version != self.opened)
-
     def prepare(self, response: ModelResponse) -> tuple[ModelResponse, list[Prepared]]:
         """Parse the turn's calls once; on a turn that must plan, add the plan if missing.
 
         The plan added is the list in the reply, or else the mission's own parts.
         """
         if not response.tool_calls:
-            written = textcalls.calls_in_text(response.content, self.tools, self.use.calls)
+            written = textcalls.calls_in_text(response.content, self.wiring.tools, self.use.calls)
             content = response.content
             content = None if written else content and textcalls.clean_answer(content)
             response = dataclasses.replace(response, tool_calls=written, content=content)
-        items = [parse_call(call, self.tools) for call in response.tool_calls]
+        items = [parse_call(call, self.wiring.tools) for call in response.tool_calls]
         if not self.watch.required or any(isinstance(i.request, NewPlan) for i in items):
             return response, items
         tasks = planning.list_items(response.content or "") or planning.split_mission(self.mission)
@@ -193,10 +213,10 @@ class Run:
             self.watch.required = bool(response.tool_calls)
             return response, items
         request = NewPlan(tuple(StepSpec(task) for task in tasks))
-        args = self.planner.encode(request)
+        args = self.wiring.planner.encode(request)
         call = ToolCall(
             id=f"call_autoplan_{self.use.calls}",
-            name=self.planner.name,
+            name=self.wiring.planner.name,
             arguments=json.dumps(args, ensure_ascii=False),
         )
         item = Prepared(call, args, signature=signature(call.name, args), request=request)
@@ -246,15 +266,17 @@ class Run:
 
     def _remember(self, item: Prepared, result: dict[str, Any]) -> None:
         """Keep a short text of a tool's result, to recite with the plan."""
-        planner = item.call.name == self.planner.name
+        planner = item.call.name == self.wiring.planner.name
         if not planner and item.preset is None and result.get("success"):
-            self.results = [*self.results, planning.result_text(item.call.name, result)][-6:]
+            self.watch.remember(planning.result_text(item.call.name, result))
 
     def recite(self, force: bool = False) -> None:
         """Show the model the plan (as a trailing message) when it changed; nudge a stall."""
         if self.guard.nudge():
             step = planning.current_step(self.plan)
-            self.session.add(user(prompts.stalled(step, self.planner.name in self.tools)))
+            self.session.add(
+                user(prompts.stalled(step, self.wiring.planner.name in self.wiring.tools))
+            )
         if self.watch.recite(self.plan, force):
             note = self._plan_note()
             if note is not None:
@@ -269,7 +291,7 @@ class Run:
             prompts.plan_message(
                 plan.render(),
                 planning.current_step(plan),
-                self.results,
+                self.watch.results,
                 step is None or planning.needs_tool(step.description),
             )
         )
@@ -283,14 +305,19 @@ class Run:
         error: BaseException | None = None,
         *,
         events: Sequence[dict[str, Any]] = (),
+        pending: Mapping[str, Any] | None = None,
     ) -> AgentResult:
-        """Save the final state (and history `events`), emit the last event, build the result."""
+        """Save the final state (and history `events`), emit the last event, build the result.
+
+        `pending` is the call held for approval when the run pauses.
+        """
         plan = self.plan
         open_steps = tuple(planning.open_steps(plan))
         if status is AgentStatus.COMPLETED and open_steps:
             status = AgentStatus.INCOMPLETE  # answered, but the plan is not done: say so
         fields: dict[str, Any] = {"plan": plan, "status": status.value, "mission": self.mission}
-        message = self.redactor.text(f"{type(error).__name__}: {error}") if error else None
+        redactor = self.wiring.redactor
+        message = redactor.text(f"{type(error).__name__}: {error}") if error else None
         if message:
             fields["error"] = message
         else:
@@ -305,14 +332,14 @@ class Run:
             )  # fmt: skip
         return AgentResult(
             status=status,
-            final_message=self.redactor.text(message or final),
+            final_message=redactor.text(message or final),
             plan_markdown=plan.render(),
             steps=self.use.calls,
             usage=self.use.usage,
             session_id=self.session_id,
             open_steps=open_steps,
             error=message,
-            pending_approval=self.redactor.data(self.pending) if self.pending else None,
+            pending_approval=redactor.data(dict(pending)) if pending else None,
             plan=plan,
         )
 
@@ -326,7 +353,7 @@ class Run:
         fields: dict[str, Any] = {
             "status": AgentStatus.FAILED.value,
             "plan": self.plan,
-            "error": self.redactor.text(f"{type(error).__name__}: {error}"),
+            "error": self.wiring.redactor.text(f"{type(error).__name__}: {error}"),
         }
         for attempt in (1, 2):
             try:
@@ -341,4 +368,4 @@ class Run:
                 self.session.discard_unsaved()
 
     async def _emit(self, kind: EventKind, **data: Any) -> None:
-        await self.events.emit(kind, self.session_id, **data)
+        await self.wiring.events.emit(kind, self.session_id, **data)
