@@ -1,17 +1,29 @@
-"""Reading the append-only logs: the last N messages or history entries, in id order."""
+"""A session's append-only logs: its messages and its plan history.
+
+:class:`LogsAPI` (mixed into ``StateManager``) appends messages and reads the last N
+messages or history entries, in id order.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Table, literal_column, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from taskforce.errors import StateCorruptError
 from taskforce.store import _schema as t
-from taskforce.store._codec import loads
+from taskforce.store import _write
+from taskforce.store._codec import check_size, dumps, loads, nbytes
+from taskforce.store._config import check_page, validate_session_id
 from taskforce.store._types import HistoryEntry
+
+if TYPE_CHECKING:
+    from taskforce.store._runner import Runner
 
 
 async def _tail(
@@ -56,3 +68,48 @@ async def read_history(
             )
         )
     return entries
+
+
+class LogsAPI:
+    """Append and read a session's messages; read its history (mixed into ``StateManager``)."""
+
+    _db: Runner
+    _limit: int
+
+    async def append_messages(self, session_id: str, messages: Iterable[Any]) -> None:
+        """Append messages (JSON values, usually OpenAI message dicts) to a session's log.
+
+        Raises:
+            SessionNotFoundError: no such session (save a state first).
+            StatePayloadError: a message is not JSON-serialisable or the batch is too large.
+        """
+        validate_session_id(session_id)
+        rows = [dumps(m, "message") for m in messages]
+        check_size(sum(map(nbytes, rows)), self._limit, f"messages for {session_id!r}")
+        if not rows:
+            return
+
+        now = time.time()
+        _, cancelled = await self._db.run_tx(lambda tx: _write.append(tx, session_id, now, rows))
+        if cancelled:
+            raise asyncio.CancelledError(f"taskforce: messages for {session_id!r} were committed")
+
+    async def load_messages(self, session_id: str, limit: int | None = None) -> list[Any]:
+        """The last ``limit`` messages of a session (all if None), oldest first."""
+        validate_session_id(session_id)
+        check_page(limit)
+
+        async def body(conn: AsyncConnection) -> list[Any]:
+            return await read_messages(conn, session_id, limit)
+
+        return (await self._db.run(body, write=False))[0]
+
+    async def get_history(self, session_id: str, limit: int | None = None) -> list[HistoryEntry]:
+        """The last ``limit`` plan changes and events of a session (all if None), by id."""
+        validate_session_id(session_id)
+        check_page(limit)
+
+        async def body(conn: AsyncConnection) -> list[HistoryEntry]:
+            return await read_history(conn, session_id, limit)
+
+        return (await self._db.run(body, write=False))[0]

@@ -16,7 +16,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taskforce.errors import ConfigurationError, StaleStateError, UserError
-from taskforce.store import _changes, _engine, _listing, _logs, _migrate, _update, _write
+from taskforce.store import _changes, _engine, _listing, _migrate, _update, _write
 from taskforce.store import _schema as t
 from taskforce.store._codec import (
     EncodedState,
@@ -36,11 +36,11 @@ from taskforce.store._config import (
     validate_session_id,
 )
 from taskforce.store._history import encode_event
+from taskforce.store._logs import LogsAPI
 from taskforce.store._runner import Runner
 from taskforce.store._tx import Tx
 from taskforce.store._types import (
     Change,
-    HistoryEntry,
     SessionSummary,
     summary_from_row,
 )
@@ -55,7 +55,7 @@ _LOAD = select(_c.version, _c.token, _c.data, _c.plan_meta).where(
 )
 
 
-class StateManager(ClaimsAPI):
+class StateManager(ClaimsAPI, LogsAPI):
     """Async store of session states, messages and plan history (SQLite or PostgreSQL).
 
     Workers sharing a session's plan claim steps with leases (:class:`ClaimsAPI`:
@@ -353,45 +353,6 @@ class StateManager(ClaimsAPI):
         tb: TracebackType | None,
     ) -> None:
         await self.close()
-
-    # ----------------------------------------------------------------- logs
-    async def append_messages(self, session_id: str, messages: Iterable[Any]) -> None:
-        """Append messages (JSON values, usually OpenAI message dicts) to a session's log.
-
-        Raises:
-            SessionNotFoundError: no such session (save a state first).
-            StatePayloadError: a message is not JSON-serialisable or the batch is too large.
-        """
-        validate_session_id(session_id)
-        rows = [dumps(m, "message") for m in messages]
-        check_size(sum(map(nbytes, rows)), self._limit, f"messages for {session_id!r}")
-        if not rows:
-            return
-
-        now = time.time()
-        _, cancelled = await self._db.run_tx(lambda tx: _write.append(tx, session_id, now, rows))
-        if cancelled:
-            raise asyncio.CancelledError(f"taskforce: messages for {session_id!r} were committed")
-
-    async def load_messages(self, session_id: str, limit: int | None = None) -> list[Any]:
-        """The last ``limit`` messages of a session (all if None), oldest first."""
-        validate_session_id(session_id)
-        check_page(limit)
-
-        async def body(conn: AsyncConnection) -> list[Any]:
-            return await _logs.read_messages(conn, session_id, limit)
-
-        return (await self._db.run(body, write=False))[0]
-
-    async def get_history(self, session_id: str, limit: int | None = None) -> list[HistoryEntry]:
-        """The last ``limit`` plan changes and events of a session (all if None), by id."""
-        validate_session_id(session_id)
-        check_page(limit)
-
-        async def body(conn: AsyncConnection) -> list[HistoryEntry]:
-            return await _logs.read_history(conn, session_id, limit)
-
-        return (await self._db.run(body, write=False))[0]
 
 
 async def _nothing(_conn: AsyncConnection) -> None:
