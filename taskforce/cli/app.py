@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from taskforce.cli._db_app import db_app
 from taskforce.cli._errors import (
     EXIT_CODES_HELP,
     EXIT_FAILED,
     EXIT_OK,
-    EXIT_USAGE,
-    fail,
     reporting,
 )
 from taskforce.cli._eval_command import eval_command
@@ -38,6 +36,7 @@ from taskforce.cli._options import (
     WorkspaceOpt,
     settings_of,
 )
+from taskforce.cli._plan_app import plan_app
 from taskforce.cli._sessions_app import sessions_app
 from taskforce.cli._team_app import watch_command, work_command
 
@@ -50,8 +49,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-plan_app = typer.Typer(help="Show, export and import plans.", no_args_is_help=True)
-db_app = typer.Typer(help="Manage the database schema (Alembic migrations).", no_args_is_help=True)
 app.add_typer(sessions_app, name="sessions")
 app.add_typer(plan_app, name="plan")
 app.add_typer(db_app, name="db")
@@ -248,66 +245,6 @@ def chat(
     raise typer.Exit(code)
 
 
-@plan_app.command("show")
-def plan_show(
-    ctx: typer.Context,
-    session: Annotated[str, typer.Argument(help="The session id.")],
-    raw: Annotated[bool, typer.Option("--raw", help="Plain Markdown.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="The session state as JSON.")] = False,
-    db: DbOpt = None,
-) -> None:
-    """Show a session's plan as a rendered checklist."""
-    settings = settings_of(ctx, db)
-    with reporting(settings.debug, settings.typed_db_url()):
-        from taskforce.cli._views import plan_show_command
-
-        plan_show_command(settings, session, raw=raw, as_json=as_json)
-
-
-@plan_app.command("export")
-def plan_export(
-    ctx: typer.Context,
-    session: Annotated[str | None, typer.Argument(help="The session id.")] = None,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write Plan.md here (default: print).")
-    ] = None,
-    all_to: Annotated[
-        Path | None,
-        typer.Option("--all", help="Export every plan into this folder (finished: Done/)."),
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite the -o file if it exists.")
-    ] = False,
-    db: DbOpt = None,
-) -> None:
-    """Export a plan as Plan.md (frontmatter, objective, steps, execution log)."""
-    settings = settings_of(ctx, db)
-    with reporting(settings.debug, settings.typed_db_url()):
-        if (session is None) == (all_to is None):
-            raise fail("give a SESSION or --all DIR (not both)", EXIT_USAGE)
-        from taskforce.cli._documents import plan_export_command
-
-        plan_export_command(settings, session, output, all_to, overwrite=force)
-
-
-@plan_app.command("import")
-def plan_import(
-    ctx: typer.Context,
-    path: Annotated[Path, typer.Argument(help="A Plan.md file.")],
-    session: SessionOpt = None,
-    replace: Annotated[
-        bool, typer.Option("--replace", help="Overwrite an existing session with that id.")
-    ] = False,
-    db: DbOpt = None,
-) -> None:
-    """Create a session from a Plan.md file; prints the session id."""
-    settings = settings_of(ctx, db)
-    with reporting(settings.debug, settings.typed_db_url()):
-        from taskforce.cli._documents import plan_import_command
-
-        plan_import_command(settings, path, session, replace=replace)
-
-
 @app.command("mcp")
 def mcp_command(
     ctx: typer.Context,
@@ -338,43 +275,6 @@ def mcp_command(
         run_server(
             settings.resolved_db_url(), session, transport, host, port, owner=owner, lease=lease
         )
-
-
-@db_app.command("upgrade")
-def db_upgrade(ctx: typer.Context, db: DbOpt = None) -> None:
-    """Create the tables or migrate them to this version's schema."""
-    settings = settings_of(ctx, db)
-    with reporting(settings.debug, settings.typed_db_url()):
-        from taskforce.cli._views import db_upgrade_command
-
-        db_upgrade_command(settings)
-
-
-@db_app.command("current")
-def db_current(ctx: typer.Context, db: DbOpt = None) -> None:
-    """Show the database URL and its schema revision."""
-    settings = settings_of(ctx, db)
-    with reporting(settings.debug, settings.typed_db_url()):
-        from taskforce.cli._views import db_current_command
-
-        db_current_command(settings)
-
-
-@db_app.command("downgrade")
-def db_downgrade(
-    ctx: typer.Context,
-    revision: Annotated[str, typer.Argument(help='Target revision, e.g. 0001 ("base" drops all).')],
-    yes: Annotated[
-        bool, typer.Option("--yes", help="Do it: data of later revisions is lost.")
-    ] = False,
-    db: DbOpt = None,
-) -> None:
-    """Migrate the schema down to REVISION (for rolling back an upgrade)."""
-    settings = settings_of(ctx, db)
-    with reporting(settings.debug, settings.typed_db_url()):
-        from taskforce.cli._views import db_downgrade_command
-
-        db_downgrade_command(settings, revision, confirmed=yes)
 
 
 def main(argv: list[str] | None = None) -> None:
