@@ -15,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any
 
 from sqlalchemy import Select, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taskforce.store import _schema as t
+from taskforce.store._settle import settle, to_its_end
 from taskforce.store._tx import Tx
 from taskforce.store._types import Change
 
@@ -110,21 +111,49 @@ async def _listen(
 async def _poll(
     engine: AsyncEngine, session_id: str | None, known: dict[str, int] | None, interval: float
 ) -> AsyncGenerator[Change]:
+    """Poll on one connection (``PRAGMA data_version`` is per connection).
+
+    Every database call, the final close included, runs to its end through a cancellation
+    (:func:`~taskforce.store._settle.to_its_end`): the feed is usually stopped by cancelling
+    its consumer, often in the middle of a look.
+    """
     sqlite = engine.dialect.name == "sqlite"
-    async with engine.connect() as conn:
+    async with _connection(engine) as conn:
         seen, stamp = known, None
         while True:
-            fresh = True
-            if sqlite:  # did any other connection commit since the last look?
-                now = (await conn.exec_driver_sql("PRAGMA data_version")).scalar()
-                await conn.rollback()
-                fresh, stamp = now != stamp, now
+            fresh, stamp, current = await to_its_end(_look(conn, session_id, sqlite, stamp))
             if fresh:
-                current = await _versions(conn, session_id)
                 for change in _diff(seen, current) if seen is not None else ():
                     yield change
                 seen = current
             await asyncio.sleep(interval)
+
+
+@contextlib.asynccontextmanager
+async def _connection(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """A connection opened and closed to their ends, whatever cancellations arrive."""
+    opening = asyncio.ensure_future(engine.connect().start())
+    cancelled = await settle(opening)
+    conn = opening.result()
+    try:
+        if cancelled is not None:
+            raise cancelled
+        yield conn
+    finally:
+        await to_its_end(conn.close())
+
+
+async def _look(
+    conn: AsyncConnection, session_id: str | None, sqlite: bool, stamp: Any
+) -> tuple[bool, Any, dict[str, int]]:
+    """One look: whether anything changed since `stamp`, the new stamp, and the versions."""
+    if sqlite:  # did any other connection commit since the last look?
+        now = (await conn.exec_driver_sql("PRAGMA data_version")).scalar()
+        await conn.rollback()
+        if now == stamp:
+            return False, stamp, {}
+        stamp = now
+    return True, stamp, await _versions(conn, session_id)
 
 
 def _diff(before: dict[str, int], after: dict[str, int]) -> list[Change]:

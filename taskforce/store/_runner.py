@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taskforce.errors import CommitUncertainError, StateError
 from taskforce.store import _engine, _migrate
+from taskforce.store._settle import settle, to_its_end
 from taskforce.store._tx import BrokenConnection, CoreTx, Tx, run_sqlite
 
 T = TypeVar("T")
@@ -70,19 +71,17 @@ class Runner:
         commit lands whole or not at all and the caller learns which.
         """
         task = asyncio.ensure_future(conn.commit())
-        cancelled = False
-        while True:
-            try:
-                await asyncio.shield(task)
-                return cancelled
-            except asyncio.CancelledError:
-                if task.cancelled():
-                    raise CommitUncertainError("the commit itself was cancelled") from None
-                cancelled = True
-            except DBAPIError as exc:
-                if _engine.is_transient(exc) or _engine.refused_by_server(exc):
-                    raise  # the server answered: the transaction did not commit
-                raise CommitUncertainError(f"commit failed, outcome unknown: {exc.orig}") from exc
+        cancelled = await settle(task)
+        if task.cancelled():
+            raise CommitUncertainError("the commit itself was cancelled")
+        exc = task.exception()
+        if isinstance(exc, DBAPIError):
+            if _engine.is_transient(exc) or _engine.refused_by_server(exc):
+                raise exc  # the server answered: the transaction did not commit
+            raise CommitUncertainError(f"commit failed, outcome unknown: {exc.orig}") from exc
+        if exc is not None:
+            raise exc
+        return cancelled is not None
 
     async def transact(
         self, body: Callable[[AsyncConnection], Awaitable[T]], *, write: bool
@@ -122,18 +121,11 @@ class Runner:
         lock = self._lock if write or self.memory else None  # one SQLite writer per process
         async with lock or contextlib.nullcontext():
             task = asyncio.ensure_future(self._retrying(attempt, write))
-            cancelled = False
-            while not task.done():
-                try:
-                    await asyncio.shield(task)
-                except asyncio.CancelledError:
-                    cancelled = True
-                except BaseException:
-                    break
-            if cancelled and (task.exception() is not None or not write):
-                raise asyncio.CancelledError
+            cancelled = await settle(task)
+            if cancelled is not None and (task.exception() is not None or not write):
+                raise cancelled
             result, late = task.result()
-            return result, cancelled or late
+            return result, cancelled is not None or late
 
     async def _sqlite_attempt(self, body: Callable[[Tx], T], write: bool) -> tuple[T, bool]:
         """One transaction as one call in the aiosqlite connection's thread.
@@ -165,12 +157,21 @@ class Runner:
                 raise
         return result, False
 
-    async def close(self) -> None:
-        """Return the connection kept for SQLite writes to the pool."""
+    async def close(self, *, dispose: bool) -> None:
+        """Return the connection kept for SQLite writes to the pool; `dispose`: the engine too.
+
+        It runs to its end through a cancellation (which then applies): a connection left
+        half-closed can hang the event loop's shutdown (see :mod:`taskforce.store._settle`).
+        """
+        await to_its_end(self._close(dispose))
+
+    async def _close(self, dispose: bool) -> None:
         async with self._lock:
             writer, self._writer = self._writer, None
             if writer is not None:
                 await writer[0].close()
+        if dispose:
+            await self.engine.dispose()
 
     async def _sa_attempt(
         self, body: Callable[[AsyncConnection], Awaitable[T]], write: bool

@@ -339,9 +339,7 @@ class StateManager(ClaimsAPI, LogsAPI):
     async def close(self) -> None:
         """Release the database connections (the engine, if this manager created it)."""
         self._cache.clear()
-        await self._db.close()
-        if self._owns_engine:
-            await self._engine.dispose()
+        await self._db.close(dispose=self._owns_engine)
 
     async def __aenter__(self) -> Self:
         return self

@@ -131,3 +131,41 @@ async def test_invalid_session_id_is_refused_before_watching(tmp_path: Path) -> 
     async with StateManager(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}") as sm:
         with pytest.raises(InvalidSessionIdError):
             await anext(sm.changes("no spaces"))
+
+
+async def test_a_feed_stopped_by_a_cancel_scope_mid_look_leaves_no_connection_behind(
+    tmp_path: Path,
+) -> None:
+    """anyio cancel scopes (MCP servers, task groups) cancel a feed in the middle of a look
+    and then cancel its clean-up again. No connection may be abandoned halfway: SQLAlchemy
+    would terminate it, and aiosqlite's terminate could hang the event loop's shutdown.
+    """
+    from sqlalchemy import event
+
+    invalidated: list[object] = []
+    async with StateManager(f"sqlite+aiosqlite:///{tmp_path / 'feed.db'}") as sm:
+        await sm.save_state("s", make_state())
+        event.listen(sm.engine.sync_engine, "invalidate", lambda *a: invalidated.append(a))
+        held = sm.engine.pool.checkedout()  # type: ignore[attr-defined]  # the kept writer
+        looks = 0
+        for turns in range(40):  # cancel after 0..19 loop turns (some land mid-look), or
+            seen = asyncio.Event()  # after 0..19 turns past a first look (mid-poll)
+
+            async def follow(seen: asyncio.Event) -> None:
+                nonlocal looks
+                async for _ in sm.changes(known={}, poll_interval=0):
+                    looks += 1
+                    seen.set()
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(follow, seen)
+                if turns >= 20:
+                    with anyio.fail_after(GUARD):
+                        await seen.wait()
+                for _ in range(turns % 20):
+                    await asyncio.sleep(0)
+                group.cancel_scope.cancel()
+            assert sm.engine.pool.checkedout() == held, turns  # type: ignore[attr-defined]
+        assert invalidated == []
+        assert looks >= 20  # the feed did look (it reports the session it was not told of)
+        assert await sm.load_state("s") is not None  # the store still works
