@@ -215,9 +215,7 @@ async def decide(run: Run, approve: bool, note: str | None) -> None:
         "tool": pending.get("name"), "tool_call_id": pending.get("tool_call_id"),
     }  # fmt: skip
     try:
-        await run.session.save(
-            events=[event], plan=run.plan, status=AgentStatus.RUNNING.value, mission=run.mission
-        )
+        await run.session.save(events=[event], plan=run.plan, status=AgentStatus.RUNNING.value)
     except StaleStateError as exc:
         raise UserError(
             f"session {run.session_id!r} changed while deciding (another approve or reject "

@@ -19,7 +19,7 @@ from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redacto
 from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.run import PlanWatch, Run, Wiring, user
-from taskforce.agent.session import Session
+from taskforce.agent.session import Session, current_request
 from taskforce.agent.setup import build_model, check_tools, header_values, model_record
 from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
 from taskforce.models.base import Model
@@ -141,7 +141,7 @@ class LeanAgent:
         plan = self.planner.plan
         resume = (
             existed
-            and session.state.get("mission") == mission
+            and current_request(session.state) == mission
             and (session.state.get("status") != AgentStatus.COMPLETED.value)
         )
         wants_plan = planning.needs_plan(mission) if self.plan_first is None else self.plan_first
@@ -159,7 +159,8 @@ class LeanAgent:
         run = self._run(session, mission, pinned, plan_required, on_event, offer)
         # a finished plan is not news, except to a resumed run (others may have finished it)
         run.recite(force=resume or bool(plan.open_steps()))
-        await session.save(plan=plan, status=AgentStatus.RUNNING.value, mission=mission)
+        session.take_request(mission)  # a new request keeps the mission as the title
+        await session.save(plan=plan, status=AgentStatus.RUNNING.value)
         return run
 
     async def _reopen(self, session_id: str, on_event: EventCallback | None) -> Run:
@@ -169,7 +170,7 @@ class LeanAgent:
             raise SessionNotFoundError(f"no session {session_id!r}")
         session.state["model"] = model_record(self.model)
         self.planner.set_state(session.state.get("plan"))
-        mission = str(session.state.get("mission") or "")
+        mission = current_request(session.state)
         mine = [i for i, m in enumerate(session.history) if m == user(mission)]
         if not mine:
             session.prepend(user(mission))

@@ -128,6 +128,7 @@ class Run:
     wiring: Wiring
     session: Session
     mission: str
+    """The request this run works on (the session's mission, or a later request)."""
     pinned: int
     """Index in the history of the mission's message (kept in every view)."""
     guard: CallGuard
@@ -260,9 +261,7 @@ class Run:
                 current_step=planning.current_step(plan),
             )  # fmt: skip
         events = item.change.events if item.change is not None else ()  # the planner's history
-        await self.session.save(
-            events=events, plan=plan, status=AgentStatus.RUNNING.value, mission=self.mission
-        )
+        await self.session.save(events=events, plan=plan, status=AgentStatus.RUNNING.value)
 
     def _remember(self, item: Prepared, result: dict[str, Any]) -> None:
         """Keep a short text of a tool's result, to recite with the plan."""
@@ -315,7 +314,7 @@ class Run:
         open_steps = tuple(planning.open_steps(plan))
         if status is AgentStatus.COMPLETED and open_steps:
             status = AgentStatus.INCOMPLETE  # answered, but the plan is not done: say so
-        fields: dict[str, Any] = {"plan": plan, "status": status.value, "mission": self.mission}
+        fields: dict[str, Any] = {"plan": plan, "status": status.value}
         redactor = self.wiring.redactor
         message = redactor.text(f"{type(error).__name__}: {error}") if error else None
         if message:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taskforce.agent import prompts
@@ -26,6 +26,19 @@ from taskforce.store import SessionStore
 from taskforce.tools.base import error_result
 
 _WIRE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
+MISSION_KEY = "mission"
+"""The session's mission: its first request, kept as its title by later requests."""
+REQUEST_KEY = "request"
+"""The request the session works on now (a later one than the mission, or the mission)."""
+
+
+def current_request(state: Mapping[str, Any]) -> str:
+    """The request a stored session last worked on ("" when it has none)."""
+    for key in (REQUEST_KEY, MISSION_KEY):
+        value = state.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return ""
 
 
 class Session:
@@ -69,6 +82,16 @@ class Session:
     def prepend(self, message: Message) -> None:
         """Put a message first in memory only (it is already stored, or must not be)."""
         self.history.insert(0, message)
+
+    def take_request(self, request: str) -> None:
+        """Work on `request` now; the first request of a session stays its mission (title).
+
+        A new request extends the session: the mission is not replaced, so ``sessions``
+        and exports keep the session's title (the plan keeps its finished steps).
+        """
+        if not current_request(self.state):
+            self.state[MISSION_KEY] = request
+        self.state[REQUEST_KEY] = request
 
     def plan_state(self, plan: Plan) -> dict[str, Any]:
         """`plan` as the stored JSON state: converted once per plan value."""

@@ -104,7 +104,9 @@ def run_command(
             print(f"session {session} {waiting_line(session, waiting)}", file=sys.stderr)
             return EXIT_PAUSED
         if not request:
-            request = str(state.get("mission") or "").strip() or CONTINUE_MISSION
+            from taskforce.agent.session import current_request
+
+            request = current_request(state).strip() or CONTINUE_MISSION
             if state.get("status") == "completed":
                 print(f"session {session} is already completed; its plan:")
                 from taskforce.cli._views import checklist

@@ -53,7 +53,9 @@ def team_command(
             if not request:
                 raise
         else:
-            request = request or str(state.get("mission") or "").strip()
+            from taskforce.agent.session import current_request
+
+            request = request or current_request(state).strip()
     if not request:
         raise UserError('the mission is empty: taskforce run "what to do" --workers N')
     model = make_model(settings)

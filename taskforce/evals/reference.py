@@ -35,8 +35,9 @@ def reference_script(mission: Mission, planning: bool) -> list[ModelResponse]:
     """The reference as model turns; with `planning`, each user turn's work is planned.
 
     Every user turn of the reference (its tool-calling turns up to an answer) then starts
-    with a ``create_plan`` of one step per tool-calling turn and marks each step done
-    after its turn.
+    by planning one step per tool-calling turn (``create_plan`` first, then ``update_plan``
+    adding to the finished steps, as a later request in a session does) and marks each
+    step done after its turn.
     """
     if not mission.reference:
         raise ConfigurationError(f"mission {mission.id!r} has no reference solution")
@@ -44,15 +45,20 @@ def reference_script(mission: Mission, planning: bool) -> list[ModelResponse]:
         return list(mission.reference)
     script: list[ModelResponse] = []
     work: list[ModelResponse] = []
+    planned = 0  # steps in the plan so far (all done when a user turn ends)
     for turn in mission.reference:
         if turn.tool_calls:
             work.append(turn)
             continue
-        if work:
-            script.append(call("planner", action="create_plan", tasks=[_task(t) for t in work]))
-        for number, done in enumerate(work, start=1):
+        tasks = [_task(t) for t in work]
+        if work and not planned:
+            script.append(call("planner", action="create_plan", tasks=tasks))
+        elif work:
+            script.append(call("planner", action="update_plan", add_steps=tasks))
+        for number, done in enumerate(work, start=planned + 1):
             script += [done, call("planner", action="mark_done", step_index=[number])]
         script.append(turn)
+        planned += len(work)
         work = []
     return script + work  # a reference without a final answer ends with its last calls
 

@@ -218,8 +218,12 @@ class OfflineModel:
         return _work_on(call_no, step, calls, specs, request, steps or [])
 
     def _is_plan_of(self, steps: list[PlanStep], request: str) -> bool:
-        """Whether `steps` are the plan this model makes of `request`."""
-        return [s.text for s in steps] == split_mission(request, max_steps=self._max_steps)
+        """Whether `steps` end with the plan this model makes of `request`.
+
+        A new request's steps follow the session's finished ones (``create_plan`` keeps them).
+        """
+        tasks = split_mission(request, max_steps=self._max_steps)
+        return bool(tasks) and [s.text for s in steps[-len(tasks) :]] == tasks
 
     def _finished(self, request: str, steps: list[PlanStep]) -> ModelResponse:
         """The final answer on a finished plan (and what the step cap left out)."""

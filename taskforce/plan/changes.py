@@ -30,13 +30,19 @@ __all__ = ["NO_PLAN_ERROR", "edit_steps", "positions_of", "replace_steps", "set_
 
 
 def replace_steps(plan: Plan, tasks: Sequence[NewStep], limits: PlanLimits) -> Plan:
-    """`plan` with `tasks` (all pending, fresh ids) instead of its steps."""
+    """`plan` with `tasks` (pending, fresh ids) instead of its unfinished steps.
+
+    Finished steps (done or skipped) are never dropped: they stay first, in order (a
+    sub-step whose parent goes becomes a top-level step). A flat task with the same text
+    as one of them (ignoring case) is that step, not a new one, so a model restating its
+    whole plan does not redo finished work. Numbers in ``depends_on`` and ``parent`` refer
+    to positions in `tasks`.
+    """
     if not tasks:
         raise PlanError("tasks must be a non-empty list of step descriptions")
     if len(tasks) > limits.max_steps:
         raise PlanError(f"{len(tasks)} tasks is too many; the limit is {limits.max_steps}")
     specs = clean_specs(tasks, "task", limits.max_text)
-    ids = [f"s{plan.next_id + i}" for i in range(len(specs))]
     for number, spec in enumerate(specs, start=1):
         for dep in spec.depends_on:
             if not 1 <= dep < number:
@@ -51,7 +57,27 @@ def replace_steps(plan: Plan, tasks: Sequence[NewStep], limits: PlanLimits) -> P
                 if number > 1
                 else "task 1 cannot have a parent: it is the first task"
             )
-    steps = tuple(
+    finished = _finished_steps(plan)
+    parents = {spec.parent for spec in specs}
+    unmatched: dict[str, str] = {}
+    for step in reversed(finished):
+        if step.parent is None:
+            unmatched[step.description.casefold()] = step.id  # the first of equal texts
+    ids: list[str] = []
+    fresh: list[int] = []
+    for number, spec in enumerate(specs, start=1):
+        flat = spec.parent is None and number not in parents
+        same = unmatched.pop(spec.description.casefold(), None) if flat else None
+        if same is None:
+            same = f"s{plan.next_id + len(fresh)}"
+            fresh.append(number - 1)
+        ids.append(same)
+    if len(finished) + len(fresh) > limits.max_steps:
+        raise PlanError(
+            f"{len(finished)} finished steps and {len(fresh)} new tasks is too many; "
+            f"the limit is {limits.max_steps} steps"
+        )
+    steps = finished + tuple(
         Step(
             id=ids[i],
             description=spec.description,
@@ -59,16 +85,31 @@ def replace_steps(plan: Plan, tasks: Sequence[NewStep], limits: PlanLimits) -> P
             requires_approval=spec.requires_approval,
             parent=ids[spec.parent - 1] if spec.parent is not None else None,
         )
-        for i, spec in enumerate(specs)
+        for i, spec in ((i, specs[i]) for i in fresh)
     )
-    numbers = {sid: f"task {n}" for n, sid in enumerate(ids, start=1)}
+    numbers = {s.id: f"finished step {n}" for n, s in enumerate(finished, start=1)}
+    numbers.update({ids[i]: f"task {i + 1}" for i in fresh})
     check_tree(steps, limits, numbers.__getitem__)
     return replace(
         plan,
         steps=steps,
-        next_id=plan.next_id + len(specs),
+        next_id=plan.next_id + len(fresh),
         version=plan.version + 1,
         revision=plan.revision + 1,
+    )
+
+
+def _finished_steps(plan: Plan) -> tuple[Step, ...]:
+    """The finished steps a new plan keeps, without links to steps it drops."""
+    kept = {s.id for s in plan.steps if s.status.is_finished}
+    return tuple(
+        replace(
+            s,
+            depends_on=tuple(d for d in s.depends_on if d in kept),
+            parent=s.parent if s.parent in kept else None,
+        )
+        for s in plan.steps
+        if s.id in kept
     )
 
 

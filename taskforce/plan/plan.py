@@ -202,7 +202,9 @@ class Plan:
     # ---- transitions (each returns a new plan) ---------------------------------------
 
     def replaced(self, tasks: Sequence[NewStep], limits: PlanLimits = DEFAULT_LIMITS) -> Plan:
-        """A plan of `tasks` instead of these steps, all pending, with fresh ids.
+        """A plan of `tasks` (pending, fresh ids) instead of the unfinished steps.
+
+        Finished steps stay first; a task restating one of them is that step.
 
         A task is a description or ``{"description", "depends_on", "requires_approval"}``,
         where ``depends_on`` lists numbers of earlier tasks in the same list.

@@ -190,7 +190,12 @@ def _refuse_repeated_steps(request: EditPlan, plan: Plan) -> None:
 def _message(request: PlanRequest, plan: Plan) -> str:
     count = len(plan.steps)
     if isinstance(request, NewPlan):
-        return f"Plan created with {count} task{'' if count == 1 else 's'}."
+        kept = sum(1 for s in plan.steps if s.status.is_finished)
+        new = count - kept
+        message = f"Plan created with {new} task{'' if new == 1 else 's'}"
+        if kept:
+            message += f"; {kept} finished step{'' if kept == 1 else 's'} kept"
+        return message + "."
     if isinstance(request, SetStatus):
         numbers = ", ".join(str(n) for n in request.indices)
         return f"Step {numbers} marked {request.status.value}."

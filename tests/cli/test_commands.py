@@ -118,8 +118,10 @@ def test_chat_renders_the_checklist_and_saves(cli: Invoke) -> None:
     sid = session_of(out)
     assert "saved" in out and f"taskforce chat --session {sid}" in out
     again = cli("chat", "--session", sid, input="Bake bread\n/exit\n")
-    assert again.exit_code == 0 and "⊘ 1. Bake bread" in again.stdout
-    assert "Bake bread" in cli("plan", "show", sid, "--raw").stdout
+    # a new request extends the session's plan (13.8): the finished steps stay first
+    assert again.exit_code == 0 and "⊘ 3. Bake bread" in again.stdout
+    raw = cli("plan", "show", sid, "--raw").stdout
+    assert raw.index("Write a poem") < raw.index("Read it aloud") < raw.index("Bake bread")
 
 
 def test_db_upgrade_and_current(cli: Invoke) -> None:
@@ -180,6 +182,23 @@ def test_run_with_a_new_session_name_starts_that_session(cli: Invoke) -> None:
     invalid = cli("run", "x", "--session", "bad name")
     assert invalid.exit_code == 2 and "invalid session id" in invalid.stderr
     assert "new session" not in invalid.stderr
+
+
+def test_a_new_request_extends_the_session_and_keeps_its_title(cli: Invoke) -> None:
+    """13.8: `run "..." --session S` on a finished session adds to its plan."""
+    first = cli("run", "Write a haiku; read it aloud", "--session", "poems")
+    assert first.exit_code == 0, first.output
+    before = json.loads(cli("plan", "show", "poems", "--json").stdout)["plan"]["tasks"]
+    again = cli("run", "Now also publish it", "--session", "poems")
+    assert again.exit_code == 0, again.output
+    state = json.loads(cli("plan", "show", "poems", "--json").stdout)
+    tasks = state["plan"]["tasks"]
+    assert tasks[: len(before)] == before  # the finished steps, as they were
+    assert [t["description"] for t in tasks[len(before) :]] == ["Now also publish it"]
+    assert state["mission"] == "Write a haiku; read it aloud"
+    assert state["request"] == "Now also publish it"
+    (row,) = json.loads(cli("sessions", "--json").stdout)
+    assert row["title"] == "Write a haiku; read it aloud"
 
 
 def test_chat_with_a_new_session_name_starts_that_session(cli: Invoke) -> None:

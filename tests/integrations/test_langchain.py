@@ -106,3 +106,16 @@ async def test_without_a_store_each_thread_keeps_its_plan_in_memory() -> None:
     await tool.ainvoke({"action": "create_plan", "tasks": ["x"]}, one)
     assert await tool.ainvoke({"action": "read_plan"}, one) == "- [ ] 1. x"
     assert await tool.ainvoke({"action": "read_plan"}, two) == "No active plan."
+
+
+async def test_a_new_plan_on_a_thread_keeps_its_finished_steps() -> None:
+    """13.8 at this door: create_plan replaces only the unfinished steps."""
+    tool = planner_tool()
+    thread = {"configurable": {"thread_id": "t"}}
+    await tool.ainvoke({"action": "create_plan", "tasks": ["Tag", "Build"]}, thread)
+    await tool.ainvoke({"action": "mark_done", "step_index": [1], "note": "v2"}, thread)
+    made = await tool.ainvoke({"action": "create_plan", "tasks": ["Publish"]}, thread)
+    assert str(made).startswith("Plan created with 1 task; 1 finished step kept.")
+    assert await tool.ainvoke({"action": "read_plan"}, thread) == (
+        "- [x] 1. Tag — v2\n- [ ] 2. Publish"
+    )

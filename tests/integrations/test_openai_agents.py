@@ -142,3 +142,22 @@ def test_the_tool_is_a_strict_sdk_function_tool() -> None:
     )
     loose = planner_tool(strict=False)
     assert loose.params_json_schema["required"] == ["action"]
+
+
+async def test_a_new_plan_in_a_session_keeps_its_finished_steps() -> None:
+    """13.8 at this door: create_plan replaces only the unfinished steps."""
+    tool = planner_tool()
+    context = {"session_id": "extend"}
+    first = ScriptedModel(
+        strict("create_plan", tasks=["Tag", "Build"]),
+        strict("mark_done", step_index=[1], note="v2"),
+        "tagged",
+    )
+    await Runner.run(Agent(name="a", model=first, tools=[tool]), "go", context=context,
+                     run_config=NO_TRACING)  # fmt: skip
+    second = ScriptedModel(strict("create_plan", tasks=["Publish"]), "ok")
+    await Runner.run(Agent(name="a", model=second, tools=[tool]), "now publish",
+                     context=context, run_config=NO_TRACING)  # fmt: skip
+    (made,) = tool_outputs(second.inputs)
+    assert made.startswith("Plan created with 1 task; 1 finished step kept.")
+    assert made.endswith("- [x] 1. Tag — v2\n- [ ] 2. Publish")

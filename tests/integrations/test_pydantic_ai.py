@@ -124,3 +124,27 @@ def test_the_tool_is_pydantic_ais_own_type() -> None:
     assert isinstance(tool, Tool)
     assert tool.name == "planner" and tool.max_retries == 5 and tool.strict is True
     assert tool.tool_def.parameters_json_schema["required"] == ["action"]
+
+
+async def test_a_new_plan_keeps_the_finished_steps(tmp_path: Path) -> None:
+    """13.8 at this door: create_plan replaces only the unfinished steps."""
+    async with StateManager(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}") as store:
+        tool = planner_tool(store, session_id="extend")
+        await Agent(
+            scripted(
+                {"action": "create_plan", "tasks": ["Tag", "Build"]},
+                {"action": "mark_done", "step_index": [1], "note": "v2"},
+                "tagged",
+            ),
+            tools=[tool],
+        ).run("go")
+        later = await Agent(
+            scripted({"action": "create_plan", "tasks": ["Publish"]}, "ok"), tools=[tool]
+        ).run("now publish")
+        state = await store.load_state("extend")
+    (made,) = results(later.all_messages())
+    assert made.startswith("Plan created with 1 task; 1 finished step kept.")
+    assert state is not None
+    assert [(t["description"], t["status"]) for t in state["plan"]["tasks"]] == [
+        ("Tag", "DONE"), ("Publish", "PENDING"),
+    ]  # fmt: skip

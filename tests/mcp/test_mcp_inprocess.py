@@ -189,6 +189,21 @@ async def test_sessions_are_separate_and_the_server_option_sets_the_default(
         build_server(db_url, session_id="no spaces")
 
 
+async def test_a_new_plan_keeps_the_finished_steps(db_url: str, store: StateManager) -> None:
+    """13.8 at this door: create_plan replaces only the unfinished steps."""
+    async with Client(build_server(db_url, session_id="extend")) as client:
+        await call(client, "create_plan", tasks=["Tag", "Build"])
+        await call(client, "mark_done", step_index=[1], note="v2")
+        made = await call(client, "create_plan", tasks=["Publish"])
+    assert text_of(made).startswith("Plan created with 1 task; 1 finished step kept.")
+    assert text_of(made).endswith("- [x] 1. Tag — v2\n- [ ] 2. Publish")
+    state = await store.load_state("extend")
+    assert state is not None
+    assert [(t["description"], t["status"]) for t in state["plan"]["tasks"]] == [
+        ("Tag", "DONE"), ("Publish", "PENDING"),
+    ]  # fmt: skip
+
+
 async def test_changes_by_another_writer_are_seen(db_url: str, store: StateManager) -> None:
     async with Client(build_server(db_url)) as client:
         await call(client, "create_plan", tasks=["A", "B"])

@@ -132,13 +132,17 @@ async def test_stateless_resume_continues_where_the_stored_session_stopped() -> 
     assert [t["status"] for t in tasks] == ["DONE", "SKIPPED", "DONE", "SKIPPED"]
 
 
-async def test_a_new_request_in_a_finished_session_gets_a_new_plan() -> None:
+async def test_a_new_request_in_a_finished_session_extends_its_plan() -> None:
     store = MemoryStore()
     agent = LeanAgent(OfflineModel(), plan_first=False, state_manager=store)
     await agent.execute("Write a poem, then read it aloud", session_id="chat")
     second = await agent.execute("Bake bread", session_id="chat")
     assert second.status.value == "completed"
-    assert [t["description"] for t in agent.planner.get_state()["tasks"]] == ["Bake bread"]
+    tasks = agent.planner.get_state()["tasks"]
+    assert [t["description"] for t in tasks] == ["Write a poem", "Read it aloud", "Bake bread"]
+    assert [t["status"] for t in tasks] == ["SKIPPED"] * 3  # no tool fits: skipped, not dropped
+    state = await store.load_state("chat")
+    assert state is not None and state["mission"] == "Write a poem, then read it aloud"
 
 
 @pytest.mark.parametrize("mission", ["hello!", "Thanks", "   ;;; "])

@@ -54,13 +54,30 @@ async def test_create_plan_two_pending_tasks() -> None:
     assert statuses(tool) == ["PENDING", "PENDING"]
 
 
-async def test_create_plan_replaces_existing_plan() -> None:
+async def test_create_plan_replaces_the_unfinished_steps_and_keeps_finished_ones() -> None:
     tool = await make("A", "B", "C")
     await tool.execute(action="mark_done", step_index=1)
     result = await tool.execute(action="create_plan", tasks=["X"])
+    assert result["message"] == "Plan created with 1 task; 1 finished step kept."
+    assert [t["description"] for t in tool.get_state()["tasks"]] == ["A", "X"]
+    assert statuses(tool) == ["DONE", "PENDING"]
+    # restating the whole plan does not redo finished work (13.8)
+    again = await tool.execute(
+        action="create_plan", tasks=["a", "Y", {"description": "Z", "depends_on": [1, 2]}]
+    )
+    assert again["message"] == "Plan created with 2 tasks; 1 finished step kept."
+    state = tool.get_state()["tasks"]
+    assert [(t["description"], t["status"]) for t in state] == [
+        ("A", "DONE"), ("Y", "PENDING"), ("Z", "PENDING"),
+    ]  # fmt: skip
+    assert state[2]["depends_on"] == [state[0]["id"], state[1]["id"]]
+
+
+async def test_create_plan_on_a_fresh_or_open_plan_replaces_it() -> None:
+    tool = await make("A", "B")
+    result = await tool.execute(action="create_plan", tasks=["X"])
     assert result["message"] == "Plan created with 1 task."
     assert [t["description"] for t in tool.get_state()["tasks"]] == ["X"]
-    assert statuses(tool) == ["PENDING"]
 
 
 @pytest.mark.parametrize("params", [{}, {"tasks": []}, {"tasks": None}])
@@ -356,3 +373,18 @@ def test_tool_definition_is_small_valid_json_schema() -> None:
     assert validator.is_valid({"action": "mark_done", "step_index": [2]})
     assert not validator.is_valid({"action": "explode"})
     assert not validator.is_valid({"step_index": [1]})
+
+
+async def test_create_plan_keeps_a_finished_sub_step_whose_parent_goes() -> None:
+    tool = PlannerTool()
+    tasks = ["Build", {"description": "Pages", "parent": 1}, {"description": "Styles", "parent": 1}]
+    assert (await tool.execute(action="create_plan", tasks=tasks))["success"]
+    assert (await tool.execute(action="mark_done", step_index=2))["success"]
+    again = ["Ship", {"description": "Notes", "parent": 1}, "pages"]  # "pages" under a parent
+    result = await tool.execute(action="create_plan", tasks=again)
+    assert result["success"], result
+    state = tool.get_state()["tasks"]
+    assert [(t["description"], t["status"]) for t in state] == [
+        ("Pages", "DONE"), ("Ship", "PENDING"), ("Notes", "PENDING"),
+    ]  # fmt: skip
+    assert state[0].get("parent") is None and state[2]["parent"] == state[1]["id"]
