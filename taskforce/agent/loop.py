@@ -144,7 +144,9 @@ class LeanAgent:
             and current_request(session.state) == mission
             and (session.state.get("status") != AgentStatus.COMPLETED.value)
         )
+        question = planning.asks_about_plan(mission)  # answered from the plan, never planned
         wants_plan = planning.needs_plan(mission) if self.plan_first is None else self.plan_first
+        wants_plan = wants_plan and not question
         offer = self.plan_first is not None or wants_plan or bool(plan.steps)
         if resume:
             mine = [i for i, m in enumerate(session.history) if m == user(mission)]
@@ -158,8 +160,9 @@ class LeanAgent:
             plan_required = wants_plan and not plan.open_steps()
         run = self._run(session, mission, pinned, plan_required, on_event, offer)
         # a finished plan is not news, except to a resumed run (others may have finished it)
-        run.recite(force=resume or bool(plan.open_steps()))
-        session.take_request(mission)  # a new request keeps the mission as the title
+        run.recite(force=resume or question or bool(plan.open_steps()))
+        if not question or not current_request(session.state):  # a question leaves the work
+            session.take_request(mission)  # a new request keeps the mission as the title
         await session.save(plan=plan, status=AgentStatus.RUNNING.value)
         return run
 

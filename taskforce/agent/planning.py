@@ -14,7 +14,19 @@ from typing import Any
 from taskforce.plan import Plan
 from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
+from taskforce.planning.questions import asks_about_plan
 from taskforce.planning.split import split_mission as split
+
+__all__ = [
+    "asks_about_plan",
+    "current_step",
+    "list_items",
+    "needs_plan",
+    "needs_tool",
+    "open_steps",
+    "result_text",
+    "split_mission",
+]
 
 MAX_AUTO_TASKS = 12
 _TASK_CHARS = 200

@@ -149,8 +149,11 @@ class Run:
     def open_steps(self) -> list[str]:
         """Plan steps still pending or in progress that need a tool (what blocks an answer).
 
-        A step that needs no tool, like "report the total", is done by the answer itself.
+        A step that needs no tool, like "report the total", is done by the answer itself;
+        a question about the plan ("What is left?") is answered as the plan stands.
         """
+        if planning.asks_about_plan(self.mission):
+            return []
         return [
             f"step {self.plan.number_of(s)}: {s.description}"
             for s in self.plan.open_steps()

@@ -5,7 +5,9 @@ reads the conversation, decides the next move and answers with a :class:`ModelRe
 holding tool calls or a final answer. It keeps no state of its own, so a resumed session
 continues where the stored conversation and plan say it stopped.
 
-The policy, one reply at a time: find the plan as the conversation last showed it (a
+The policy, one reply at a time: a question about the plan ("What is left?") is answered
+from the plan as last shown (:func:`~taskforce.planning.questions.asks_about_plan`), never
+planned. Otherwise: find the plan as the conversation last showed it (a
 planner result or the loop's plan update; `read_plan` when the planner was used but its
 output is gone); when no step is open, split the user's request into steps (the one
 splitter, :func:`~taskforce.planning.split.split_mission`) and `create_plan`; then take
@@ -31,11 +33,13 @@ from taskforce.models.offline_tools import (
     PlanStep,
     earlier_results,
     fit,
+    left,
     report,
     result_note,
 )
 from taskforce.plan import StepStatus, parse_checklist
 from taskforce.plan.text import plural
+from taskforce.planning.questions import asks_about_plan
 from taskforce.planning.split import split_mission
 
 __all__ = ["NO_TOOL_NOTE", "OFFLINE_LABEL", "OfflineModel", "infer_arguments"]
@@ -121,6 +125,16 @@ def _current_turn(messages: Sequence[Message]) -> tuple[str, list[_Call]]:
     return request, calls
 
 
+def _last_request(messages: Sequence[Message]) -> str:
+    """The user's latest message (a loop note is not one): a question may follow open work."""
+    for msg in reversed(messages):
+        if isinstance(msg, dict) and msg.get("role") == "user":
+            text = _text(msg.get("content"))
+            if not text.startswith(_NOTES):
+                return text
+    return ""
+
+
 def _planner_ids(messages: Sequence[Message]) -> set[str]:
     """Ids of every planner call in the conversation."""
     return {
@@ -191,10 +205,12 @@ class OfflineModel:
             for t in tools
             if isinstance(t, dict) and isinstance(t.get("function"), dict)
         }
+        call_no = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+        if asks_about_plan(_last_request(messages)):  # "What is left?": from the plan
+            return _about_plan(call_no, messages, calls, PLANNER in specs)
         if PLANNER not in specs:  # not offered (planning off), or hidden: the plan is finished
             shown = _latest_plan(messages)
             return self._finished(request, shown) if shown else _final(_no_planner(request))
-        call_no = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
         planned = [c for c in calls if c.call.name == PLANNER]
         last = calls[-1] if calls else None
         if last and last.call.name == PLANNER and not last.ok:
@@ -235,6 +251,16 @@ class OfflineModel:
             else ""
         )
         return _final(report(steps) + more)
+
+
+def _about_plan(
+    call_no: int, messages: Sequence[Message], calls: list[_Call], offered: bool
+) -> ModelResponse:
+    """The plan as last shown, answered (read first when it is out of view)."""
+    steps = _latest_plan(messages)
+    if steps is None and offered and not any(c.call.name == PLANNER for c in calls):
+        return _call(call_no, PLANNER, {"action": "read_plan"})
+    return _final(left(steps or []))
 
 
 def _work_on(

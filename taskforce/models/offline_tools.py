@@ -126,6 +126,21 @@ def report(steps: Sequence[PlanStep]) -> str:
     return "\n".join(lines)
 
 
+def left(steps: Sequence[PlanStep]) -> str:
+    """The answer to a question about the plan ("What is left?"): its open steps, if any."""
+    if not steps:
+        return "There is no plan yet: tell me what to do and I will plan it."
+    open_steps = [s for s in steps if s.status in (StepStatus.IN_PROGRESS, StepStatus.PENDING)]
+    if not open_steps:
+        return "Nothing is left. " + report(steps)
+    finished = len(steps) - len(open_steps)
+    lines = [f"Left: {plural(len(open_steps), 'step')} of {len(steps)} ({finished} finished):"]
+    for s in open_steps:
+        state = " (in progress)" if s.status is StepStatus.IN_PROGRESS else ""
+        lines.append(f"- {s.number}. {s.text}{state}")
+    return "\n".join(lines)
+
+
 def fit(
     step: str, number: int, tools: Collection[str], mission: str, earlier: Sequence[Earlier]
 ) -> tuple[str, dict[str, Any]] | None:

@@ -13,10 +13,11 @@ import pytest
 
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.session import current_request
+from taskforce.models.base import Message, ModelResponse, ToolSpec
 from taskforce.models.offline import NO_TOOL_NOTE, OfflineModel
 from taskforce.plan import Plan
 from taskforce.store import StateManager
-from taskforce.testing import ScriptedModel, call, reply
+from taskforce.testing import FunctionModel, ScriptedModel, call, reply
 
 REPORT = "Write the quarterly report"
 DONE_STEPS = ["Collect the numbers", "Draft the text", "Check the figures"]
@@ -115,3 +116,26 @@ def test_current_request_falls_back_to_the_mission() -> None:
     assert current_request({"mission": "M", "request": "R"}) == "R"
     assert current_request({"mission": "M", "request": "  "}) == "M"
     assert current_request({}) == ""
+
+
+async def test_a_question_about_the_plan_is_answered_not_planned(sm: StateManager) -> None:
+    """Issue 13: "What is left?" is answered from the plan, with nothing forced or held back."""
+    tasks = [{"description": DONE_STEPS[0], "status": "DONE"}, {"description": "Publish it"}]
+    state = {"mission": REPORT, "plan": Plan.from_state({"tasks": tasks}).to_state()}
+    await sm.save_state("ask", {**state, "status": "incomplete"})
+    seen: list[tuple[list[Message], list[str]]] = []
+
+    def answer(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+        seen.append((messages, [t["function"]["name"] for t in tools]))
+        return reply("Publishing is left.")
+
+    agent = LeanAgent(FunctionModel(answer), state_manager=sm, plan_first=True)
+    result = await agent.execute("What is left?", session_id="ask")
+    assert result.final_message == "Publishing is left."
+    assert result.status is AgentStatus.INCOMPLETE  # the plan still has its open step
+    ((messages, tools),) = seen  # one call: no plan demanded first, no reminder after
+    assert "planner" in tools
+    assert "[ ] 2. Publish it" in str(messages[-1]["content"])  # the plan, shown to answer
+    stored = await sm.load_state("ask")
+    assert stored is not None and stored["plan"]["tasks"] == state["plan"]["tasks"]
+    assert current_request(stored) == REPORT  # the work to continue is not the question

@@ -201,6 +201,16 @@ def test_a_new_request_extends_the_session_and_keeps_its_title(cli: Invoke) -> N
     assert row["title"] == "Write a haiku; read it aloud"
 
 
+def test_chat_answers_what_is_left_from_the_plan(cli: Invoke) -> None:
+    """Issue 13: in chat, "What is left?" became a plan step; it is answered from the plan."""
+    result = cli("chat", "--session", "ask", input="Wash; dry; fold\nWhat is left?\n/exit\n")
+    assert result.exit_code == 0, result.output
+    assert "Nothing is left. Finished the plan: 0 of 3 steps done, 3 skipped." in result.stdout
+    state = json.loads(cli("plan", "show", "ask", "--json").stdout)
+    assert [t["description"] for t in state["plan"]["tasks"]] == ["Wash", "Dry", "Fold"]
+    assert state["mission"] == state["request"] == "Wash; dry; fold"
+
+
 def test_chat_with_a_new_session_name_starts_that_session(cli: Invoke) -> None:
     result = cli("chat", "--session", "talk-1", input="Plan a picnic; pack food\n/exit\n")
     assert result.exit_code == 0, result.output

@@ -236,3 +236,37 @@ async def test_a_request_longer_than_the_cap_says_what_was_left_out() -> None:
     result = await agent.execute("\n".join(f"{i}. step {i}" for i in range(1, 6)))
     assert len(agent.planner.get_state()["tasks"]) == 3
     assert "2 more steps than the 3 I plan at once" in result.final_message
+
+
+async def test_a_question_about_a_finished_plan_is_answered_from_it() -> None:
+    """Issue 13: in chat, "What is left?" became a plan step; it is answered from the plan."""
+    store = MemoryStore()
+    agent = LeanAgent(OfflineModel(), plan_first=False, state_manager=store)
+    await agent.execute("Write a poem, then read it aloud", session_id="chat")
+    before = agent.planner.get_state()["tasks"]
+    answer = await agent.execute("What is left?", session_id="chat")
+    assert agent.planner.get_state()["tasks"] == before  # nothing planned, nothing changed
+    assert answer.final_message.startswith("Nothing is left. Finished the plan: 0 of 2 steps")
+    assert answer.status.value == "completed"
+    state = await store.load_state("chat")
+    assert state is not None and state["request"] == "Write a poem, then read it aloud"
+
+
+async def test_a_question_while_steps_are_open_lists_them_and_does_no_work() -> None:
+    store = MemoryStore()
+    first = LeanAgent(OfflineModel(), plan_first=False, state_manager=store, max_steps=2)
+    stopped = await first.execute("Wash; dry; fold", session_id="laundry")
+    assert stopped.status.value == "max_steps"
+    before = first.planner.get_state()["tasks"]
+    agent = LeanAgent(OfflineModel(), plan_first=False, state_manager=store)
+    answer = await agent.execute("What is left?", session_id="laundry")
+    assert agent.planner.get_state()["tasks"] == before
+    assert answer.final_message.startswith("Left: 2 steps of 3 (1 finished):\n- 2. Dry\n- 3. Fold")
+    assert answer.status.value == "incomplete" and answer.steps == 1
+
+
+async def test_a_question_on_a_session_without_a_plan_says_so() -> None:
+    agent = LeanAgent(OfflineModel(), plan_first=False)
+    answer = await agent.execute("What is left?")
+    assert answer.final_message.startswith("There is no plan yet")
+    assert agent.planner.get_state().get("tasks") in (None, [])
