@@ -50,6 +50,8 @@ class Prepared:
     request: PlanRequest | None = None
     refusal: dict[str, Any] | None = None
     change: PlanChange | None = None
+    reused: bool = False
+    """A repeat answered with an earlier successful run that now counts as a step's work."""
 
 
 ResultHandler = Callable[[Prepared, dict[str, Any]], Awaitable[None]]

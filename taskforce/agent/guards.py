@@ -3,8 +3,11 @@
 * :class:`CallGuard` answers a call the model already made (same tool, same arguments) with
   the earlier result instead of running it again, answers calls beyond the per-turn cap
   with an error, and holds back other tools until a plan exists when one is required.
-  With ``require_work`` it also refuses (once per plan version) to mark a step done when
-  no other tool has succeeded since the plan was made or the last step was finished.
+  With ``require_work`` it also refuses to mark a step done when no other tool ran since
+  the plan was made or the last step was finished (the second refusal skips the step).
+  A repeat of an earlier successful call counts as that work when the earlier run backs
+  no step yet (the model did a later step's call early): every DONE step that needs a
+  tool is still backed by a distinct run.
 * :class:`FinishGuard` reminds the model (a bounded number of times) when it tries to
   finish while plan steps are still open, or sends an empty reply.
 """
@@ -40,6 +43,8 @@ class CallGuard:
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._nudges = 0  # stall reminders sent since the last forced answer
         self._work = 0  # non-planner calls run since the plan was made or a step was done
+        self._runs = 0  # non-planner calls run since the plan was made
+        self._backed = 0  # steps needing a tool marked done since the plan was made
         self._refused: set[str] = set()  # ids of steps refused since the last work
         self._seen: dict[str, dict[str, Any]] = {}
 
@@ -61,6 +66,7 @@ class CallGuard:
                 self._refuse(item, plan, missing)
             elif item.preset is None and item.signature in self._seen:
                 item.preset = _repeated(item, self._seen[item.signature])
+                self._reuse(item, self._seen[item.signature])
             elif item.preset is None and item.signature in first_of:
                 item.duplicate_of = first_of[item.signature]
             elif item.preset is None:
@@ -73,6 +79,8 @@ class CallGuard:
     def _unearned(self, item: Prepared, plan: Plan) -> list[int]:
         """The steps `item` would mark done with no tool run as evidence (empty: fine)."""
         if not (self.require_work and _marks_done(item)) or item.refusal is not None:
+            return []
+        if item.preset is not None:
             return []
         assert isinstance(item.request, SetStatus)
         if item.request.note:
@@ -87,8 +95,16 @@ class CallGuard:
             (n, s) for n, s in wanted if needs_tool(s.description) and not s.requires_approval
         ]
         if len(needy) <= self._work:
+            self._backed += len(needy)  # accepted (counted before the call runs, like work)
             return []
         return [n for n, _ in needy[self._work :]]
+
+    def _reuse(self, item: Prepared, previous: Mapping[str, Any]) -> None:
+        """Count a repeat of a successful run as work when that run backs no step yet."""
+        unbacked = self._runs - self._backed - self._work
+        if self.require_work and not _planner(item) and previous.get("success") is not False:
+            item.reused = unbacked > 0
+            self._work += item.reused
 
     def _refuse(self, item: Prepared, plan: Plan, missing: list[int]) -> None:
         """Refuse an unearned "done"; the second time for the same steps, skip them."""
@@ -103,13 +119,18 @@ class CallGuard:
 
     def _count_work(self, item: Prepared) -> None:
         """Count a non-planner call that will run; a new plan or a step marked done spends it."""
+        if item.reused:
+            self._refused.clear()
         if item.preset is not None or item.duplicate_of is not None:
             return
         if not _planner(item):
             self._work += 1
+            self._runs += 1
             self._refused.clear()
-        elif _marks_done(item) or isinstance(item.request, NewPlan):
+        elif _marks_done(item):
             self._work = 0
+        elif isinstance(item.request, NewPlan):
+            self._work = self._runs = self._backed = 0
 
     def record(self, item: Prepared, result: Mapping[str, Any]) -> None:
         """Remember the result of a call that actually ran."""

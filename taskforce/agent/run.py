@@ -239,7 +239,7 @@ class Run:
             await self._emit(
                 EventKind.TOOL_CALL, id=item.call.id, name=item.call.name,
                 arguments=item.args if item.preset is None else item.call.arguments,
-                runs=item.preset is None and item.duplicate_of is None,
+                runs=item.preset is None and item.duplicate_of is None, reuses=item.reused,
             )  # fmt: skip
         return items
 

@@ -93,9 +93,13 @@ class TickTally:
     done: int = 0
     _ran: dict[str, bool] = field(default_factory=dict)
 
-    def on_call(self, call_id: str, name: str, runs: bool) -> None:
-        """A tool_call event."""
-        self._ran[call_id] = runs and name != "planner"
+    def on_call(self, call_id: str, name: str, runs: bool, reuses: bool = False) -> None:
+        """A tool_call event.
+
+        `reuses`: a repeat answered with an earlier run that backs no step yet (the agent's
+        evidence rule keeps the DONE steps at most the distinct runs).
+        """
+        self._ran[call_id] = (runs or reuses) and name != "planner"
 
     def on_result(self, call_id: str) -> None:
         """A tool_result event."""

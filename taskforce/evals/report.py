@@ -23,7 +23,9 @@ _DEFINITIONS = """\
 - **false completions**: runs that ended as finished (status completed with an answer) or
   with every plan step ticked, while the checker says not solved.
 - **no-work ticks**: plan steps marked done with no non-planner tool run since the step
-  started (k steps ticked at once after c tool runs count max(0, k - c)).
+  started (k steps ticked at once after c tool runs count max(0, k - c)). A repeated call
+  answered with the result of an earlier run counts as a run only when that earlier run
+  backs no DONE step yet (the model did a later step's call early).
 - **crashes**: runs that ended in a provider error, a crash or the wall-time limit.
 - **planning share**: the share of input tokens spent on the planner's tool definition,
   planner calls and results, `[Plan update]` recitations and plan reminders. Each request

@@ -83,7 +83,12 @@ async def run_mission(
     def on_event(event: AgentEvent) -> None:
         kind, data = event.kind.value, event.data
         if kind == "tool_call":
-            tally.on_call(str(data.get("id")), str(data.get("name")), bool(data.get("runs")))
+            tally.on_call(
+                str(data.get("id")),
+                str(data.get("name")),
+                bool(data.get("runs")),
+                bool(data.get("reuses")),
+            )
             counts["tool_calls"] += data.get("name") != "planner"
         elif kind == "tool_result":
             tally.on_result(str(data.get("id")))

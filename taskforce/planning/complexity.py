@@ -3,7 +3,7 @@
 The score weighs four signals of the goal text, each capped at 1.0:
 
 * length (25%): words, saturating at :data:`LENGTH_SATURATION` words;
-* action verbs (30%): distinct action verbs, saturating at three;
+* action verbs (30%): distinct action verbs that open a clause, saturating at three;
 * multi-action keywords (30%): sequencing words and separators ("then", "after that",
   "finally", "and" before a verb, ";"), saturating at three;
 * structure (15%): list items, several sentences or several lines.
@@ -11,6 +11,12 @@ The score weighs four signals of the goal text, each capped at 1.0:
 A single action ("What time is it?") scores near 0; a compound request ("Research X, then
 summarise it and email the summary to Y") scores well above the default threshold 0.3.
 Only the first :data:`MAX_ANALYSED_CHARS` characters are read, so huge input costs little.
+
+A short goal can still be several steps, whatever its score; :func:`is_multi_step` reads
+its shape instead (quoted text left out): two or more clauses that each open with a
+different action verb ("Convert 5 km to miles, then email the result to Bob"), a
+sequencing word next to an action ("... and then ..."), the same action over a series
+or a quantifier ("the weather in Oslo, Rome and Paris", "each of", "both") or a list.
 """
 
 from __future__ import annotations
@@ -40,6 +46,13 @@ visualise visualize write
 """
 ACTION_VERBS = frozenset(_VERB_TEXT.split())
 """Verbs that name an action (a goal with several of them is likely several steps)."""
+
+_CLAUSE_VERB_TEXT = """
+tell look put give text message remind forward invite cancel reschedule buy order pay
+transfer split average total double round append attach log note ping
+"""
+CLAUSE_VERBS = ACTION_VERBS | frozenset(_CLAUSE_VERB_TEXT.split())
+"""Action verbs, and words that are actions when they open a clause ("note it down")."""
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?", re.UNICODE)
 _KEYWORDS = re.compile(
@@ -78,7 +91,7 @@ def analyse(goal: str) -> ComplexityBreakdown:
     """The complexity signals of `goal` (see the module docstring)."""
     text = goal[:MAX_ANALYSED_CHARS] if isinstance(goal, str) else ""
     words = [w.lower() for w in _WORD.findall(text)]
-    verbs = {w for w in words if w in ACTION_VERBS}
+    verbs = set(clause_verbs(text))
     keywords = len(_KEYWORDS.findall(text))
     keywords += sum(1 for m in _AND_VERB.finditer(text) if m.group("verb").lower() in ACTION_VERBS)
     list_items = len(_LIST_LINE.findall(text))
@@ -104,11 +117,65 @@ def estimate_complexity(goal: str) -> float:
     return analyse(goal).score
 
 
-def should_plan(goal: str, threshold: float = DEFAULT_THRESHOLD) -> bool:
-    """Whether `goal` warrants a plan: a list of two or more items, or a high complexity.
+_QUOTED = re.compile(
+    r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|\u2018[^\u2019\n]*\u2019|(?<![^\W_])'[^'\n]*'(?![^\W_])"
+)
+_CLAUSE_BREAK = re.compile(
+    r"[.;:!?()\n\u2014\u2013]|,|\b(?:and|then|or|otherwise|else|also|after\s+that|afterwards|"
+    r"finally|next|before|after)\b",
+    re.IGNORECASE,
+)
+_FILLER_TEXT = """
+please can could would will you kindly now also just then first second third finally
+next lastly i we me for
+"""
+_FILLER = frozenset(_FILLER_TEXT.split())
+_SEQUENCE = re.compile(
+    r"\b(?:and\s+then|then|after\s+that|afterwards|finally|lastly|once\s+(?:that|done)|"
+    r"followed\s+by)\b",
+    re.IGNORECASE,
+)
+_QUANTIFIER = re.compile(r"\b(?:each|every|both|all\s+(?:of|the|\d+|three|four|five))\b", re.I)
+_SERIES = re.compile(r"[^,;:\n]+,[^,;:\n]+,?\s+(?:and|&)\s+\S", re.IGNORECASE)
 
-    The complexity must be at least `threshold`. A short numbered list scores low on
-    length and verbs, yet the user has already written its steps.
+
+def clause_verbs(goal: str) -> list[str]:
+    """The action verbs that open a clause of `goal`, in order (quoted text left out).
+
+    "Convert 5 km to miles, then email the result to Bob" gives ``["convert", "email"]``:
+    "email" opens a clause there, while in "Send an email to Bob" it is a noun.
     """
-    signals = analyse(goal)
-    return signals.structure >= 1.0 or signals.score >= threshold
+    text = _QUOTED.sub(" ", goal[:MAX_ANALYSED_CHARS] if isinstance(goal, str) else "")
+    verbs = []
+    for clause in _CLAUSE_BREAK.split(text):
+        words = [w.lower() for w in _WORD.findall(clause)]
+        words = [w for w in words if w not in _FILLER]
+        if words and words[0] in CLAUSE_VERBS:
+            verbs.append(words[0])
+    return verbs
+
+
+def is_multi_step(goal: str) -> bool:
+    """Whether the shape of `goal` says it is several steps (see the module docstring)."""
+    verbs = clause_verbs(goal)
+    if len(set(verbs)) >= 2 or analyse(goal).structure >= 1.0:
+        return True
+    if not isinstance(goal, str):
+        return False
+    text = _QUOTED.sub(" ", goal[:MAX_ANALYSED_CHARS])
+    if verbs and _SEQUENCE.search(text):
+        return True
+    return bool(verbs or _WORD.search(text)) and bool(
+        _QUANTIFIER.search(text) or _SERIES.search(text)
+    )
+
+
+def should_plan(goal: str, threshold: float = DEFAULT_THRESHOLD) -> bool:
+    """Whether `goal` warrants a plan: its shape says several steps, or a high complexity.
+
+    The complexity must be at least `threshold`; a goal that :func:`is_multi_step` (a
+    list of two or more items, two different actions, a sequence, an action over a series)
+    needs a plan whatever its score: a short one scores low on length, yet it is several
+    steps.
+    """
+    return is_multi_step(goal) or analyse(goal).score >= threshold

@@ -149,3 +149,24 @@ async def test_the_transcript_has_the_whole_conversation() -> None:
     assert record.transcript["world"] == {"notes": {}, "outbox": [], "files": {}, "events": []}
     assert [e["kind"] for e in record.transcript["events"]][-1] == "final_answer"
     assert record.tool_calls == 1 and record.turns == 2
+
+
+async def test_a_repeat_of_a_call_made_early_backs_its_step_and_is_not_a_no_work_tick() -> None:
+    record = await run_script(
+        CHAIN,
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Add 100", "Save note"]),
+            call("calculator", expression="17 * 23"),
+            call("save_note", title="result", text="491"),  # step 3's call, made early
+            call("planner", action="mark_done", step_index=[1]),
+            call("calculator", expression="391 + 100"),
+            call("planner", action="mark_done", step_index=[2]),
+            call("save_note", title="result", text="491"),  # answered with the early run
+            call("planner", action="mark_done", step_index=[3]),
+            reply("Saved 491 in the note 'result'."),
+        ],
+        PLANNER,
+    )
+    assert record.solved and record.status == "completed"
+    assert record.no_work_ticks == 0 and record.all_ticked
+    assert "- [x] 3. Save note" in record.final_plan

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taskforce.planning import estimate_complexity, should_plan
-from taskforce.planning.complexity import DEFAULT_THRESHOLD, analyse
+from taskforce.planning.complexity import DEFAULT_THRESHOLD, analyse, clause_verbs, is_multi_step
 
 SIMPLE = ["What time is it?", "Say hello", "Translate 'cat' to French", "hi"]
 COMPOUND = [
@@ -55,7 +55,7 @@ def test_signals_and_weights() -> None:
 
 
 def test_threshold_is_honoured() -> None:
-    goal = COMPOUND[0]
+    goal = "Research the history of the Roman aqueducts in southern France in great detail."
     score = estimate_complexity(goal)
     assert should_plan(goal, threshold=score)
     assert not should_plan(goal, threshold=min(1.0, score + 0.01))
@@ -78,3 +78,53 @@ def test_score_is_in_range_and_deterministic(goal: str) -> None:
 def test_a_list_of_two_items_needs_a_plan_whatever_its_score(goal: str) -> None:
     assert estimate_complexity(goal) < DEFAULT_THRESHOLD  # short: the score alone says no
     assert should_plan(goal)
+
+
+SHORT_MULTI_STEP = [
+    "Translate the menu into Spanish, then print it.",  # a sequence, two actions
+    "Book a table for two and text Maria the time.",  # two actions joined by "and"
+    "Find the cheapest flight to Lima; forward it to Tom.",
+    "Can you fetch the invoice and then archive it?",
+    "Order pizza. Afterwards remind Sam about the game.",
+    "Rename each photo in the holiday folder.",  # one action, a quantifier
+    "Ping Ana, Raj and Li about the outage.",  # one action over a series
+    "Check the stock of pears and apples both at the shop",
+    "- water the plants\n- feed the cat",
+]
+SHORT_SINGLE_STEP = [
+    "Send an email to mo@example.org asking whether the report is ready.",
+    "Save a note titled 'groceries' with the text 'milk, bread and eggs, then tea'.",
+    "What is the capital of Peru?",
+    "Add 'Yoga' to my calendar on Tuesday at 7.",
+    "How many grams are in 3 pounds?",
+    "Please translate 'good night' into German.",
+    "Set an alarm for 6:45 tomorrow.",
+    "Text Jo that I am running late.",
+]
+
+
+@pytest.mark.parametrize("goal", SHORT_MULTI_STEP)
+def test_a_short_goal_of_several_steps_needs_a_plan(goal: str) -> None:
+    assert is_multi_step(goal)
+    assert should_plan(goal, threshold=1.0)  # its shape decides, whatever the score
+
+
+@pytest.mark.parametrize("goal", SHORT_SINGLE_STEP)
+def test_a_single_action_needs_no_plan(goal: str) -> None:
+    assert not is_multi_step(goal)
+    assert not should_plan(goal)
+
+
+def test_clause_verbs_read_verbs_that_open_a_clause_not_nouns_or_quotes() -> None:
+    assert clause_verbs("Convert 5 km to miles, then email the result to Bob") == [
+        "convert",
+        "email",
+    ]
+    assert clause_verbs("Send an email with the note") == ["send"]
+    assert clause_verbs("Write 'read the file and print it' on the board") == ["write"]
+    assert clause_verbs("") == []
+
+
+def test_the_same_action_twice_is_not_two_actions() -> None:
+    assert clause_verbs("Email Ana or email Raj") == ["email", "email"]
+    assert not is_multi_step("Email Ana or email Raj")

@@ -1,0 +1,97 @@
+"""Completion needs evidence, and a call made early for a later step is that step's evidence.
+
+A small model often does a later step's call while an earlier step is current, then repeats
+it when that step comes. The repeat is answered with the earlier result (never run twice);
+it backs the step when the earlier run backs no DONE step yet, so the run neither loops on
+refusals nor ticks a step with no run behind it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taskforce.agent import AgentStatus, LeanAgent
+from taskforce.testing import ScriptedModel, call, reply
+from tests.agent.helpers import tool_results
+
+TASKS = ["Weather in Oslo", "Multiply", "Save a note"]
+
+
+async def test_a_repeat_of_a_call_made_early_backs_the_later_step(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=TASKS),
+            call("weather", city="Oslo"),
+            call("notes", text="rain"),  # step 3's work, done early
+            call("planner", action="mark_done", step_index=[1]),
+            call("calculator", expression="2 * 3"),
+            call("planner", action="mark_done", step_index=[2]),
+            call("notes", text="rain"),  # the repeat for step 3: answered, not run
+            call("planner", action="mark_done", step_index=[3]),
+            reply("Saved."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False)
+    result = await agent.execute("Weather in Oslo, 2 * 3, then a note")
+    assert log["notes"] == ["rain"]  # ran once
+    repeat = tool_results(model.requests[7].messages)["call_7"]
+    assert repeat["error_type"] == "repeated_call"
+    assert repeat["previous_result"]["success"] is True
+    assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE", "DONE"]
+    assert result.status is AgentStatus.COMPLETED and result.steps == 9  # no refusal loop
+
+
+async def test_a_repeat_of_a_run_that_already_backs_a_step_is_not_evidence(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather again"]),
+            call("weather", city="Oslo"),
+            call("planner", action="mark_done", step_index=[1]),  # backed by the one run
+            call("weather", city="Oslo"),  # a repeat: that run backs step 1 already
+            call("planner", action="mark_done", step_index=[2]),  # refused
+            reply("x"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, max_finish_reminders=0)
+    result = await agent.execute("Weather in Oslo twice")
+    assert log["calls"] == [("weather", "Oslo")]
+    refused = tool_results(model.requests[5].messages)["call_5"]
+    assert refused["error_type"] == "no_work_done"
+    assert [s.status.value for s in result.plan.steps] == ["DONE", "PENDING"]
+
+
+async def test_a_repeat_of_a_failed_call_is_never_evidence(tools: Any) -> None:
+    tool_list, _ = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Note"]),
+            call("calculator", expression="2 * 3"),
+            call("calculator", expression="2 ^ 3"),  # fails
+            call("planner", action="mark_done", step_index=[1]),
+            call("calculator", expression="2 ^ 3"),  # the same failure, answered
+            call("planner", action="mark_done", step_index=[2]),  # refused
+            reply("x"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, max_finish_reminders=0)
+    result = await agent.execute("Multiply, then a note")
+    refused = tool_results(model.requests[6].messages)["call_6"]
+    assert refused["error_type"] == "no_work_done"
+    assert [s.status.value for s in result.plan.steps] == ["DONE", "PENDING"]
+
+
+async def test_without_the_evidence_rule_a_repeat_is_not_marked_as_reused(
+    tools: Any, events: Any
+) -> None:
+    model = ScriptedModel(
+        [
+            call("weather", city="Oslo"),
+            call("weather", city="Oslo"),
+            reply("rain"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], require_work_before_done=False)
+    await agent.execute("Weather in Oslo?", on_event=events)
+    assert [e.data["reuses"] for e in events.of("tool_call")] == [False, False]
