@@ -51,6 +51,31 @@ def plan_message(
     return f"{PLAN_HEADER}\n{markdown}{known}\n{focus}"
 
 
+def is_echo(content: str | None) -> bool:
+    """Whether a reply repeats the loop's own messages (a plan recitation or a reminder).
+
+    Small models sometimes copy the last ``[Plan update]`` back instead of acting; such a
+    reply is neither a tool call nor an answer.
+    """
+    return bool(content) and (PLAN_HEADER in str(content) or REMINDER_HEADER in str(content))
+
+
+def echoed(current: str | None, planning: bool) -> str:
+    """Sent (instead of keeping the reply) when the model echoed the loop's messages."""
+    if current is not None and planning:
+        number = current.split(".", 1)[0]
+        act = (
+            f"The current step is {current}. If the tool it needs already ran, "
+            f"{planner.mark_step(number)}; otherwise call that tool now."
+        )
+    else:
+        act = "Call the tool you need next, or give the final answer in plain text."
+    return (
+        f"{REMINDER_HEADER} Do not repeat the plan or reminders: your reply must be a tool "
+        f"call or the final answer. {act}"
+    )
+
+
 def plan_first(mission_has_list: bool) -> str:
     """The firm instruction for the first turn of a mission that needs a plan."""
     hint = " Use the items of the mission's list as tasks." if mission_has_list else ""
