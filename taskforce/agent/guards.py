@@ -105,6 +105,8 @@ class CallGuard:
         if self.require_work and not _planner(item) and previous.get("success") is not False:
             item.reused = unbacked > 0
             self._work += item.reused
+            if item.reused:  # the earlier result, as a success: the work is done
+                item.preset = {**previous, "note": prompts.REUSED}
 
     def _refuse(self, item: Prepared, plan: Plan, missing: list[int]) -> None:
         """Refuse an unearned "done"; the second time for the same steps, skip them."""

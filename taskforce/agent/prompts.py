@@ -126,10 +126,11 @@ INTERRUPTED = (
 def stalled(current: str | None, planning: bool = True) -> str:
     """Sent when the model keeps repeating calls whose results it already has."""
     step = f"The current step is {current}. " if current else ""
-    mark = "mark the step done with the planner, " if planning else ""
+    if current and planning:
+        step += f"If its tool already ran, {planner.mark_step(current.split('.', 1)[0])}. "
     return (
         f"{REMINDER_HEADER} You are repeating calls whose results you already have. {step}"
-        f"Use those results: call a different tool or arguments, {mark}or give the final "
+        "Otherwise use those results: call a different tool or arguments, or give the final "
         "answer."
     )
 
@@ -141,6 +142,11 @@ def nothing_done(steps: Sequence[str]) -> str:
         "needs, then mark it done."
     )
 
+
+REUSED = (
+    "Not run again: this exact call already ran earlier in this run, and this is its result. "
+    "It counts as the current step's work."
+)
 
 REPEATED_FAILURE = (
     "Not run again: this exact call already failed with: {error} Calling it again unchanged "

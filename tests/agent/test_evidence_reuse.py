@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
+from taskforce.agent.prompts import REUSED
 from taskforce.testing import ScriptedModel, call, reply
 from tests.agent.helpers import tool_results
 
@@ -36,8 +37,7 @@ async def test_a_repeat_of_a_call_made_early_backs_the_later_step(tools: Any) ->
     result = await agent.execute("Weather in Oslo, 2 * 3, then a note")
     assert log["notes"] == ["rain"]  # ran once
     repeat = tool_results(model.requests[7].messages)["call_7"]
-    assert repeat["error_type"] == "repeated_call"
-    assert repeat["previous_result"]["success"] is True
+    assert repeat == {"success": True, "output": "saved note 1", "note": REUSED}
     assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE", "DONE"]
     assert result.status is AgentStatus.COMPLETED and result.steps == 9  # no refusal loop
 
@@ -57,6 +57,8 @@ async def test_a_repeat_of_a_run_that_already_backs_a_step_is_not_evidence(tools
     agent = LeanAgent(model=model, tools=tool_list, plan_first=False, max_finish_reminders=0)
     result = await agent.execute("Weather in Oslo twice")
     assert log["calls"] == [("weather", "Oslo")]
+    repeat = tool_results(model.requests[4].messages)["call_4"]
+    assert repeat["error_type"] == "repeated_call"  # not passed off as this step's work
     refused = tool_results(model.requests[5].messages)["call_5"]
     assert refused["error_type"] == "no_work_done"
     assert [s.status.value for s in result.plan.steps] == ["DONE", "PENDING"]
@@ -95,3 +97,22 @@ async def test_without_the_evidence_rule_a_repeat_is_not_marked_as_reused(
     agent = LeanAgent(model=model, tools=tools[0], require_work_before_done=False)
     await agent.execute("Weather in Oslo?", on_event=events)
     assert [e.data["reuses"] for e in events.of("tool_call")] == [False, False]
+
+
+async def test_the_stall_reminder_shows_how_to_mark_the_current_step(tools: Any) -> None:
+    repeat = call("weather", city="Oslo")
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Tell me"]),
+            repeat,
+            call("planner", action="mark_done", step_index=[1]),
+            repeat,
+            repeat,
+            reply("Oslo: 4°C"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=0)
+    await agent.execute("Weather in Oslo, then tell me")
+    nudge = model.requests[5].messages[-1]["content"]
+    assert "repeating calls" in nudge and "The current step is 2. Tell me" in nudge
+    assert 'planner(action="mark_done", step_index=[2])' in nudge
