@@ -134,6 +134,11 @@ class CallGuard:
         elif isinstance(item.request, NewPlan):
             self._work = self._runs = self._backed = 0
 
+    @property
+    def worked(self) -> bool:
+        """Whether a tool ran (or an early run was reused) since the last step was done."""
+        return self._work > 0
+
     def record(self, item: Prepared, result: Mapping[str, Any]) -> None:
         """Remember the result of a call that actually ran."""
         if item.preset is None and item.duplicate_of is None and item.signature:
@@ -190,13 +195,18 @@ class FinishGuard:
         self.max_reminders = max_reminders
         self.used = 0
 
-    def check(self, content: str | None, open_steps: Sequence[str]) -> str | None:
-        """A reminder to send instead of finishing, or None to accept the answer."""
+    def check(
+        self, content: str | None, open_steps: Sequence[str], worked: str | None = None
+    ) -> str | None:
+        """A reminder to send instead of finishing, or None to accept the answer.
+
+        `worked`: the current step's number when a tool already ran for it.
+        """
         if self.used >= self.max_reminders:
             return None
         if open_steps:
             self.used += 1
-            return prompts.finish_reminder(open_steps)
+            return prompts.finish_reminder(open_steps, worked)
         if not (content or "").strip():
             self.used += 1
             return prompts.EMPTY_REPLY

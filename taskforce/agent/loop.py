@@ -294,13 +294,13 @@ class LeanAgent:
         Returns the answer, the call held for approval, or None: go on.
         """
         response, items = run.prepare(await run.ask())
-        if not response.tool_calls and prompts.is_echo(response.content):
+        if not response.tool_calls and prompts.is_echo(response.content, run.loop_texts()):
             current = planning.current_step(run.plan)  # the echo is dropped: not an answer
             run.session.add(user(prompts.echoed(current, self.planner.name in self.tools)))
             return None
         run.session.add(response.to_message())
         if not response.tool_calls:
-            reminder = run.finish_guard.check(response.content, run.open_steps())
+            reminder = run.finish_guard.check(response.content, run.open_steps(), run.worked())
             if reminder is None:
                 return response.content or ""
             run.session.add(user(reminder))

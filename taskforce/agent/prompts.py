@@ -51,13 +51,22 @@ def plan_message(
     return f"{PLAN_HEADER}\n{markdown}{known}\n{focus}"
 
 
-def is_echo(content: str | None) -> bool:
+_ECHO_CHARS = 40
+
+
+def is_echo(content: str | None, loop_texts: Sequence[str] = ()) -> bool:
     """Whether a reply repeats the loop's own messages (a plan recitation or a reminder).
 
-    Small models sometimes copy the last ``[Plan update]`` back instead of acting; such a
-    reply is neither a tool call nor an answer.
+    Small models sometimes copy the last ``[Plan update]`` or reminder back instead of
+    acting, with or without its header; such a reply is neither a tool call nor an answer.
+    `loop_texts` are the loop's recent messages; a reply opening with 40 or more of their
+    characters is a copy.
     """
-    return bool(content) and (PLAN_HEADER in str(content) or REMINDER_HEADER in str(content))
+    text = " ".join(str(content or "").split())
+    if PLAN_HEADER in text or REMINDER_HEADER in text:
+        return True
+    head = text[:_ECHO_CHARS]
+    return len(head) == _ECHO_CHARS and any(head in " ".join(t.split()) for t in loop_texts)
 
 
 def echoed(current: str | None, planning: bool) -> str:
@@ -85,13 +94,23 @@ def plan_first(mission_has_list: bool) -> str:
     )
 
 
-def finish_reminder(open_steps: Sequence[str]) -> str:
-    """Sent when the model answers while plan steps are still open: what is missing."""
+def finish_reminder(open_steps: Sequence[str], worked: str | None = None) -> str:
+    """Sent when the model answers while plan steps are still open: what is missing.
+
+    `worked` is the number of the current step when a tool already ran for it: the model
+    is shown how to mark it rather than told to do it again.
+    """
     listed = "\n".join(f"- {s}" for s in open_steps)
+    first = f"Do {open_steps[0].split(':', 1)[0]} now with the tool it needs, then the others."
+    if worked is not None:
+        first = (
+            f"A tool already ran for step {worked}: if it did that step, "
+            f"{planner.mark_step(worked)}; then do the others."
+        )
     return (
         f"{REMINDER_HEADER} Not finished yet: these plan steps are still open:\n{listed}\n"
-        f"Do {open_steps[0].split(':', 1)[0]} now with the tool it needs, then the others. "
-        f"If a step turned out to be unnecessary, {planner.SKIP}; then give the final answer."
+        f"{first} If a step turned out to be unnecessary, {planner.SKIP}; then give the final "
+        "answer."
     )
 
 

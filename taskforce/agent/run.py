@@ -160,6 +160,23 @@ class Run:
             if planning.needs_tool(s.description)
         ]
 
+    def worked(self) -> str | None:
+        """The current step's number when a tool already ran for it (the model may mark it)."""
+        step = self.plan.next_step()
+        if step is None or not self.guard.worked or not planning.needs_tool(step.description):
+            return None
+        return str(self.plan.number_of(step))
+
+    def loop_texts(self) -> list[str]:
+        """The loop's own recent messages (recitations, reminders), to spot a copied one."""
+        headers = (prompts.PLAN_HEADER, prompts.REMINDER_HEADER)
+        recent = self.session.history[-8:]
+        return [
+            str(m["content"])
+            for m in recent
+            if m.get("role") == "user" and str(m.get("content") or "").startswith(headers)
+        ]
+
     # ---- asking the model ------------------------------------------------------------
 
     async def ask(self) -> ModelResponse:

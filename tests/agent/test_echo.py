@@ -61,3 +61,52 @@ async def test_without_a_plan_an_echoed_reminder_asks_for_a_call_or_an_answer(
 def test_is_echo() -> None:
     assert is_echo(ECHO) and is_echo(f"ok {REMINDER_HEADER} x")
     assert not is_echo("The plan: 1. multiply 2. note") and not is_echo(None)
+
+
+async def test_a_copied_reminder_without_its_header_is_an_echo_too(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Note it"]),
+            reply("Done."),  # too early: the finish reminder comes back
+            reply(  # the reminder copied, header dropped
+                "Not finished yet: these plan steps are still open: - step 1: Weather in Oslo"
+            ),
+            reply("Oslo: 4°C"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=1)
+    result = await agent.execute("Weather in Oslo, then note it")
+    copied = model.requests[3].messages
+    assert not any(m.get("content", "").startswith("Not finished yet") for m in copied)
+    assert "Do not repeat the plan or reminders" in copied[-1]["content"]
+    assert result.final_message == "Oslo: 4°C"
+
+
+async def test_an_answer_right_after_the_steps_tool_is_shown_how_to_mark_it(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Note it"]),
+            call("weather", city="Oslo"),
+            reply("It is 4°C in Oslo."),  # answers instead of marking step 1
+            reply("ok"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=1)
+    await agent.execute("Weather in Oslo, then note it")
+    reminder = model.requests[3].messages[-1]["content"]
+    assert "A tool already ran for step 1" in reminder
+    assert 'planner(action="mark_done", step_index=[1])' in reminder
+
+
+async def test_an_early_answer_with_no_work_is_told_to_do_the_step(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Note it"]),
+            reply("It is sunny."),
+            reply("ok"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=1)
+    await agent.execute("Weather in Oslo, then note it")
+    reminder = model.requests[2].messages[-1]["content"]
+    assert "Do step 1 now with the tool it needs" in reminder and "already ran" not in reminder
