@@ -135,6 +135,11 @@ class CallGuard:
             self._work = self._runs = self._backed = 0
 
     @property
+    def unbacked(self) -> int:
+        """Tool runs since the plan was made that back no DONE step yet."""
+        return self._runs - self._backed
+
+    @property
     def worked(self) -> bool:
         """Whether a tool ran (or an early run was reused) since the last step was done."""
         return self._work > 0
@@ -196,15 +201,22 @@ class FinishGuard:
         self.used = 0
 
     def check(
-        self, content: str | None, open_steps: Sequence[str], worked: str | None = None
+        self,
+        content: str | None,
+        open_steps: Sequence[str],
+        worked: str | None = None,
+        covered: bool = False,
     ) -> str | None:
         """A reminder to send instead of finishing, or None to accept the answer.
 
-        `worked`: the current step's number when a tool already ran for it.
+        `worked`: the current step's number when a tool already ran for it. `covered`: every
+        open step could be backed by a tool run already made (only the ticks are missing);
+        the answer is then taken (the run ends ``incomplete``): asking again risks a worse
+        answer, not more work.
         """
         if self.used >= self.max_reminders:
             return None
-        if open_steps:
+        if open_steps and not covered:
             self.used += 1
             return prompts.finish_reminder(open_steps, worked)
         if not (content or "").strip():

@@ -300,7 +300,9 @@ class LeanAgent:
             return None
         run.session.add(response.to_message())
         if not response.tool_calls:
-            reminder = run.finish_guard.check(response.content, run.open_steps(), run.worked())
+            steps = run.open_steps()
+            covered = run.guard.require_work and len(steps) <= run.guard.unbacked
+            reminder = run.finish_guard.check(response.content, steps, run.worked(), covered)
             if reminder is None:
                 return response.content or ""
             run.session.add(user(reminder))

@@ -110,3 +110,20 @@ async def test_an_early_answer_with_no_work_is_told_to_do_the_step(tools: Any) -
     await agent.execute("Weather in Oslo, then note it")
     reminder = model.requests[2].messages[-1]["content"]
     assert "Do step 1 now with the tool it needs" in reminder and "already ran" not in reminder
+
+
+async def test_an_answer_after_the_work_of_every_open_step_is_taken_unticked(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Note it"]),
+            call("weather", city="Oslo"),
+            call("notes", text="Oslo: 4°C, rain"),
+            reply("Oslo: 4°C, rain; noted."),  # the work is done, the ticks are not
+            reply("never asked"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False)
+    result = await agent.execute("Weather in Oslo, then note it")
+    assert result.final_message == "Oslo: 4°C, rain; noted." and len(model.requests) == 4
+    assert result.status is AgentStatus.INCOMPLETE  # honest: the steps were not ticked
+    assert [s.status.value for s in result.plan.steps] == ["PENDING", "PENDING"]
