@@ -126,6 +126,8 @@ class Worker:
                 continue
             plan, approved, version = await self._plan()
             left = backlog(plan, approved)
+            if left.claimable:  # another worker finished what it waited for since the claim
+                continue
             if left.done or not left.held:
                 self.report.reason = team_prompts.leaving(plan, left)
                 self._emit("left", self.report.reason)

@@ -54,12 +54,15 @@ class Backlog:
     """What is left of a plan for workers when nothing can be claimed right now.
 
     `held`: steps in progress (a worker's, with its lease, or the session agent's);
-    `gated`: ready steps waiting for a human's approval; `open`: steps not finished.
+    `gated`: ready steps waiting for a human's approval; `open`: steps not finished;
+    `claimable`: ready steps a claim would take now (the plan moved on since a claim
+    found none: another worker finished the step they waited for).
     """
 
     held: tuple[Step, ...]
     gated: tuple[Step, ...]
     open: int
+    claimable: int
 
     @property
     def done(self) -> bool:
@@ -234,8 +237,10 @@ def finish(
 def backlog(plan: Plan, approved: Collection[str] = ()) -> Backlog:
     """What keeps workers from claiming: held steps, steps awaiting approval, open steps."""
     held = tuple(s for s in plan.steps if s.status is StepStatus.IN_PROGRESS)
-    ready = tuple(s for s in plan.runnable_steps() if gated(plan, s, approved))
-    return Backlog(held, ready, sum(s.status.is_open for s in plan.steps))
+    runnable = plan.runnable_steps()
+    waiting = tuple(s for s in runnable if gated(plan, s, approved))
+    open_steps = sum(s.status.is_open for s in plan.steps)
+    return Backlog(held, waiting, open_steps, len(runnable) - len(waiting))
 
 
 def gated(plan: Plan, step: Step, approved: Collection[str]) -> bool:

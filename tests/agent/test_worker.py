@@ -14,7 +14,7 @@ from taskforce.agent.team import Team
 from taskforce.agent.worker import Worker, WorkerEvent, describe, step_agent
 from taskforce.errors import ConfigurationError
 from taskforce.models.base import Message, ModelResponse, ToolSpec
-from taskforce.plan import Plan
+from taskforce.plan import Plan, StepStatus
 from taskforce.store import StateManager
 from taskforce.testing import FunctionModel, call, reply
 
@@ -64,6 +64,33 @@ async def test_workers_share_the_plan_and_pass_results_on(store: StateManager) -
     kinds = [e.kind for e in events]
     assert kinds.count("claimed") == 3 and kinds.count("finished") == 3
     assert describe(events[0]).startswith(("alice claimed step", "bob claimed step"))
+
+
+async def test_a_step_freed_between_a_failed_claim_and_the_look_is_claimed_not_left(
+    store: StateManager,
+) -> None:
+    """Bob's claim finds nothing (step 1 is held); before he looks at the plan, the holder
+    finishes it, so step 2 is ready. Bob must claim it, not leave with it undone.
+    """
+    await seed(store, ["Fetch", {"description": "Report", "depends_on": [1]}])
+    first = await store.claim_step("team", "alice", 30)
+    assert first is not None
+
+    class FinishedMeanwhile(StateManager):
+        async def claim_step(self, *args: Any, **kwargs: Any) -> Any:
+            claim = await super().claim_step(*args, **kwargs)
+            if claim is None and first is not None:
+                await self.finish_step("team", first.step.id, "alice", StepStatus.DONE, "ok")
+            return claim
+
+    seen: list[tuple[str, str]] = []
+    async with FinishedMeanwhile(store.engine.url.render_as_string(hide_password=False)) as racing:
+        report = await Worker(racing, "team", "bob", step_agent(answering(seen))).run()
+    state = await store.load_state("team")
+    assert state is not None
+    assert [t["status"] for t in state["plan"]["tasks"]] == ["DONE", "DONE"]
+    assert report.done == [2]
+    assert report.reason == "every step is finished"
 
 
 async def test_a_run_that_does_not_complete_fails_the_step(store: StateManager) -> None:
