@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import weakref
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
 from sqlalchemy import event
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from tenacity import (
@@ -56,13 +57,23 @@ def create_engine(url: str, *, timeout: float = DEFAULT_DB_TIMEOUT) -> AsyncEngi
     return create_async_engine(url, pool_reset_on_return=None)
 
 
+_HOOKED: weakref.WeakSet[Engine] = weakref.WeakSet()
+"""Engines whose hooks are installed (stores may share an engine: the first one's apply)."""
+
+
 def install_sqlite_hooks(engine: AsyncEngine, *, busy_timeout_ms: int, synchronous: str) -> None:
     """Per connection: WAL, busy timeout, foreign keys, ``synchronous``; explicit BEGINs.
+
+    Once per engine: on an engine that already has them (another store's), nothing
+    changes, and that store's busy timeout and ``synchronous`` apply.
 
     The driver's own implicit transactions are turned off so that SQLAlchemy's ``begin``
     emits ``BEGIN IMMEDIATE`` (write lock up front) for connections carrying
     :data:`WRITE_OPTION`, and a plain deferred ``BEGIN`` (a WAL snapshot) for reads.
     """
+    if engine.sync_engine in _HOOKED:  # a second store on this engine: BEGIN once, not twice
+        return
+    _HOOKED.add(engine.sync_engine)
     memory = engine.url.database in (None, "", ":memory:")
 
     @event.listens_for(engine.sync_engine, "connect")

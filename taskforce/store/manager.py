@@ -70,7 +70,8 @@ class StateManager(ClaimsAPI, LogsAPI):
         url: Database URL (``sqlite+aiosqlite:///path.db``, ``postgresql+asyncpg://...``;
             ``sqlite://``, ``postgresql://`` and ``postgres://`` get the async driver).
             Defaults to :func:`default_db_url` (``TASKFORCE_DB_URL`` or the user data dir).
-        engine: An existing ``AsyncEngine`` to use instead of ``url`` (not disposed on close).
+        engine: An existing ``AsyncEngine`` to use instead of ``url`` (not disposed on close;
+            several stores may share one: on SQLite the first one's pragmas apply).
         auto_upgrade: Migrate an older schema on first use; if False, refuse it.
         max_payload_bytes: Limit on one save (state + messages + events) or one append, as
             UTF-8 JSON; larger payloads raise ``StatePayloadError``.

@@ -31,6 +31,25 @@ async def test_pragmas_on_every_connection(tmp_path: Path) -> None:
     assert values == ["wal", 2, 1, 1234]  # synchronous=2 is FULL: every commit is durable
 
 
+async def test_stores_sharing_one_engine_each_work(tmp_path: Path) -> None:
+    """A second StateManager on the first one's engine (``engine=``) reads, writes and
+    claims; the engine's hooks are the first store's, installed once (not BEGIN twice).
+    """
+    async with StateManager(_url(tmp_path / "s.db"), busy_timeout_ms=1234) as first:
+        await first.save_state("s", make_state(2))
+        async with StateManager(engine=first.engine, busy_timeout_ms=99) as second:
+            claim = await second.claim_step("s", "bob", 30)
+            assert claim is not None and claim.number == 1
+            stored = await second.load_state("s")
+            assert stored is not None and stored["version"] == 2
+            version = await second.save_state("t", make_state(1))
+            assert version == 1
+            async with second.engine.connect() as conn:
+                timeout = (await conn.execute(text("PRAGMA busy_timeout"))).scalar()
+            assert timeout == 1234
+        assert await first.load_state("t") is not None  # the second store's write, seen
+
+
 async def test_parent_directory_is_created(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "er" / "t.db"
     async with StateManager(_url(path)) as sm:
