@@ -55,7 +55,7 @@ class InstantModel:
     def _replies(steps: int) -> Iterator[ModelResponse]:
         yield call("planner", action="create_plan", tasks=[f"Step {i}" for i in range(steps)])
         for index in range(1, steps + 1):
-            yield call("planner", action="mark_done", step_index=[index])
+            yield call("planner", action="mark_done", step_index=[index], note="done")
         yield reply("All done.")
 
     def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:

@@ -67,28 +67,54 @@ def _is_recitation(message: Message) -> bool:
     )
 
 
-def _plan_view(history: Sequence[Message], pinned: int) -> tuple[list[Message], int]:
-    """`history` as the model sees it, and where the pinned message is then.
+class _PlanView:
+    """`history` as the model sees it, kept up to date as the history grows.
 
     Only the latest recitation is kept, and the planner exchanges before it are left out:
     that recitation shows the plan they made. Other tools' calls and results all stay.
+    The history only grows, so a turn looks at its new messages only: those before the
+    latest recitation are filtered once and kept (the same objects turn after turn).
     """
-    recited = [i for i, m in enumerate(history) if _is_recitation(m)]
-    if not recited:
-        return list(history), pinned
-    latest = recited[-1]
-    dropped_ids: set[str] = set()
-    kept: list[Message] = []
-    new_pinned = pinned
-    for index, message in enumerate(history):
-        shown: Message | None = message
-        if index < latest and index != pinned:
-            shown = _without_planner(message, dropped_ids)
-        if shown is None:
-            new_pinned -= index < pinned
-            continue
-        kept.append(shown)
-    return kept, new_pinned
+
+    def __init__(self) -> None:
+        self._restart((), -1)
+
+    def _restart(self, history: Sequence[Message], pinned: int) -> None:
+        self.pinned = pinned
+        self.first: Message | None = history[0] if history else None
+        self.seen = 0  # messages looked at for recitations
+        self.last: Message | None = None  # history[seen - 1]
+        self.latest = -1  # index of the latest recitation
+        self.done = 0  # messages before this index are filtered into `kept`
+        self.kept: list[Message] = []
+        self.dropped_ids: set[str] = set()
+        self.dropped_before_pin = 0
+
+    def __call__(self, history: Sequence[Message], pinned: int) -> tuple[list[Message], int]:
+        """The view of `history`, and where the pinned message is in it."""
+        grown = (
+            pinned == self.pinned
+            and len(history) >= self.seen
+            and (not history or history[0] is self.first)
+            and (self.seen == 0 or history[self.seen - 1] is self.last)
+        )
+        if not grown:  # another conversation, or not this one grown: start over
+            self._restart(history, pinned)
+        for index in range(self.seen, len(history)):
+            if _is_recitation(history[index]):
+                self.latest = index
+        self.seen, self.last = len(history), history[-1] if history else None
+        if self.latest < 0:
+            return list(history), pinned
+        for index in range(self.done, self.latest):
+            message = history[index]
+            shown = message if index == pinned else _without_planner(message, self.dropped_ids)
+            if shown is None:
+                self.dropped_before_pin += index < pinned
+            else:
+                self.kept.append(shown)
+        self.done = max(self.done, self.latest)
+        return [*self.kept, *history[self.latest :]], pinned - self.dropped_before_pin
 
 
 def _without_planner(message: Message, dropped_ids: set[str]) -> Message | None:
@@ -162,6 +188,7 @@ class ContextBudget:
         self._tally_compact = _Tally()  # the compacted views (each prunes by its own views)
         self._over: tuple[int, Message, int] | None = None  # (length, last message, size)
         self._cuts: dict[tuple[int, int | None], tuple[Message, Message]] = {}
+        self._plan_view = _PlanView()
 
     def fit(
         self,
@@ -179,7 +206,7 @@ class ContextBudget:
         `pinned` is the index in `history` of the current mission message (always kept).
         `harder` (after a provider overflow) aims at half the usual budget.
         """
-        history, pinned = _plan_view(history, pinned)
+        history, pinned = self._plan_view(history, pinned)
         view = [system, *history]
         if self.window is None and not harder:
             return view, 0

@@ -66,6 +66,11 @@ class Redactor:
         found |= {v for k, v in env.items() if _SECRET_ENV.search(k)}
         self._secrets = sorted((s for s in found if len(s) >= _MIN_SECRET), key=len, reverse=True)
 
+    @property
+    def active(self) -> bool:
+        """Whether there is any secret to replace."""
+        return bool(self._secrets)
+
     def text(self, value: str) -> str:
         """`value` with every secret replaced."""
         for secret in self._secrets:

@@ -21,7 +21,8 @@ from typing import Any
 from taskforce.agent import prompts
 from taskforce.agent.events import Redactor
 from taskforce.models.base import Message
-from taskforce.plan import Plan, scrub_data
+from taskforce.plan import Plan, Step, scrub_data
+from taskforce.plan.state import step_state
 from taskforce.store import SessionStore
 from taskforce.tools.base import error_result
 
@@ -54,6 +55,7 @@ class Session:
         self._redactor = redactor
         self._lock = asyncio.Lock()
         self._plan: tuple[Plan, dict[str, Any]] | None = None  # the last plan and its state
+        self._clean: dict[int, Step] = {}  # plan steps seen to hold no secret, by identity
 
     async def open(self, history_limit: int) -> bool:
         """Load the stored session, if any; True when it existed."""
@@ -99,14 +101,36 @@ class Session:
             self._plan = (plan, plan.to_state())
         return self._plan[1]
 
+    def _storable(self, plan: Plan) -> Plan | dict[str, Any]:
+        """`plan` as handed to the store: the value, or its redacted state.
+
+        The value itself, unless it holds a secret: the store then encodes only its new
+        and changed steps (steps are immutable), and only those are checked for secrets.
+        """
+        if not self._redactor.active:
+            return plan
+        clean: dict[int, Step] = {}
+        for step in plan.steps:  # only new and changed steps are looked at
+            if self._clean.get(id(step)) is not step:
+                state = step_state(step)
+                if self._redactor.data(state) != state:
+                    return self._redactor.data(self.plan_state(plan))
+            clean[id(step)] = step
+        extra = dict(plan.extra)
+        if self._redactor.data(extra) != extra:
+            return self._redactor.data(self.plan_state(plan))
+        self._clean = clean
+        return plan
+
     async def save(self, *, events: Sequence[dict[str, Any]] = (), **fields: Any) -> None:
         """Write the state (updated with `fields`), the new messages and `events` at once.
 
-        A :class:`Plan` given as ``plan`` is stored as its JSON state (the store's edge).
+        A :class:`Plan` given as ``plan`` is passed to the store as is (its text is clean
+        already; the store keeps it as its JSON state), or as its redacted state.
         """
         fields = {k: v if k == "plan" else scrub_data(v) for k, v in fields.items()}
-        if isinstance(fields.get("plan"), Plan):  # a plan's text is clean already
-            fields["plan"] = self.plan_state(fields["plan"])
+        if isinstance(fields.get("plan"), Plan):
+            fields["plan"] = self._storable(fields["plan"])
         async with self._lock:
             self.state.update(fields)
             pending, self._pending = self._pending, []

@@ -167,10 +167,12 @@ class Plan:
 
     def next_step(self, owner: str | None = None) -> Step | None:
         """The step to work on: `owner`'s step in progress, else the first runnable one."""
-        current = self.in_progress(owner)
-        if current is not None:
-            return current
-        return next((s for s in self.steps if self._runnable(s)), None)
+        known: dict[str | None, Step | None] = self.__dict__.setdefault("_next", {})
+        if owner not in known:  # computed once per plan and owner (a plan never changes)
+            current = self.in_progress(owner)
+            runnable = (s for s in self.steps if self._runnable(s))
+            known[owner] = current if current is not None else next(runnable, None)
+        return known[owner]
 
     def _runnable(self, step: Step) -> bool:
         if step.status is not StepStatus.PENDING or step.id in self._blocking:

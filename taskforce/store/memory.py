@@ -2,8 +2,10 @@
 
 What :class:`~taskforce.agent.LeanAgent` uses without a database, and a store for tests.
 States are encoded exactly as the StateManager encodes them (so what it refuses, this
-refuses; a :class:`~taskforce.plan.Plan` is kept as its state), versions are checked the
-same way, and the history records the events given, or the same derived events.
+refuses; a :class:`~taskforce.plan.Plan` is kept as its state, only its new and changed
+steps encoded), versions are checked the same way, and the history records the events
+given, or the same derived events. Nothing stored is shared with the caller: every value
+is kept as its JSON text and decoded afresh when read.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from taskforce.errors import StaleStateError
-from taskforce.store._codec import StepRow, decode_state, dumps, encode_state, loads
+from taskforce.store._codec import Memo, StepRow, decode_state, dumps, encode_state, loads
 from taskforce.store._config import check_page, validate_session_id
 from taskforce.store._history import derive_events, encode_event
 from taskforce.store._types import HistoryEntry, SessionSummary
@@ -35,6 +37,7 @@ class _Session:
     steps_done: int = 0
     messages: list[str] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
+    memo: Memo = field(default_factory=dict)  # lets the next save skip unchanged steps
 
 
 class MemoryStore:
@@ -60,7 +63,8 @@ class MemoryStore:
             StatePayloadError: the state, a message or an event cannot be stored.
         """
         validate_session_id(session_id)
-        encoded = encode_state(state)
+        known = self._sessions.get(session_id)
+        encoded = encode_state(state, known.memo if known is not None else None)
         if expected_version is None and type(state.get("version")) is int:
             expected_version = state["version"]
         rows = [dumps(m, "message") for m in messages]
@@ -68,7 +72,7 @@ class MemoryStore:
         for event in given:
             encode_event(event)
         now = time.time()
-        session = self._sessions.get(session_id) or _Session(created_at=now)
+        session = known or _Session(created_at=now)
         if expected_version is not None and expected_version != session.version:
             raise StaleStateError(session_id, expected_version, session.version or None)
         recorded = given or derive_events(session.steps, encoded.steps, encoded.plan_meta)
@@ -90,7 +94,7 @@ class MemoryStore:
             self._next_entry += 1
         session.updated_at, session.data, session.plan_meta = now, encoded.data, encoded.plan_meta
         session.steps, session.title, session.status = encoded.steps, encoded.title, encoded.status
-        session.steps_done = encoded.steps_done
+        session.steps_done, session.memo = encoded.steps_done, encoded.memo
         session.messages.extend(rows)
         self._sessions[session_id] = session
         return session.version

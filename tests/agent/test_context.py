@@ -268,3 +268,42 @@ def test_compacted_turns_reuse_their_cut_messages_and_skip_the_full_recount() ->
     assert max(counted) < len(history)  # the whole conversation is not counted again
     same = [a is b for a, b in zip(first[1:-2], second[1:-3], strict=False)]
     assert sum(same) >= len(same) // 2  # cut messages are the same objects turn to turn
+
+
+def _growing_history() -> list[Message]:
+    """A mission with planner and weather calls, a recitation after each plan change."""
+    history: list[Message] = [{"role": "user", "content": "the mission"}]
+    for turn in range(12):
+        both = turn % 3 == 0
+        history.append(_calls((f"p{turn}", "planner"), *([(f"w{turn}", "weather")] * both)))
+        history.append({"role": "tool", "tool_call_id": f"p{turn}", "content": f"done {turn}"})
+        if both:
+            history.append({"role": "tool", "tool_call_id": f"w{turn}", "content": f"{turn}C"})
+        if turn % 4 != 3:  # not every turn changes the plan
+            history.append({"role": "user", "content": f"{PLAN_HEADER}\nplan v{turn}"})
+    return history
+
+
+def test_the_view_kept_across_turns_is_the_view_computed_afresh() -> None:
+    system: Message = {"role": "system", "content": "s"}
+    history = _growing_history()
+    kept = ContextBudget(None)
+    for end in range(1, len(history) + 1):  # the conversation as it grows, turn by turn
+        grown, pinned = history[:end], 0
+        view, _ = kept.fit(system, grown, [], estimate_tokens, pinned=pinned, plan_note=None)
+        fresh, _ = ContextBudget(None).fit(
+            system, grown, [], estimate_tokens, pinned=pinned, plan_note=None
+        )
+        assert view == fresh, end
+    assert valid_pairs(view)
+    contents = [m.get("content") for m in view]
+    assert sum(1 for c in contents if c and c.startswith(PLAN_HEADER)) == 1
+    assert "done 0" not in contents and "0C" in contents and "9C" in contents
+    # another conversation, or this one with a message put first: computed afresh
+    other = [{"role": "user", "content": "another mission"}, *history[1:5]]
+    view, _ = kept.fit(system, other, [], estimate_tokens, pinned=0, plan_note=None)
+    assert view[1]["content"] == "another mission"
+    first = [{"role": "user", "content": "earlier"}, *history]
+    view, _ = kept.fit(system, first, [], estimate_tokens, pinned=1, plan_note=None)
+    fresh, _ = ContextBudget(None).fit(system, first, [], estimate_tokens, pinned=1, plan_note=None)
+    assert view == fresh and view[1]["content"] == "earlier"

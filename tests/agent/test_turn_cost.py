@@ -2,9 +2,9 @@
 
 The issue counted, per such turn, 4 plan builds from state, 6 state conversions, 4
 renders, 3 argument parses and 2 applications (a draft, then the real one). One door
-means: one JSON decode and one validation of the arguments, one application, at most
-one plan->state conversion and at most one render (which re-renders only the lines that
-changed), and no plan built from a dict.
+means: one JSON decode and one validation of the arguments, one application, no
+plan->state conversion (the store gets the Plan and encodes its changed steps), at most
+one render (which re-renders only the lines that changed), and no plan built from a dict.
 """
 
 from __future__ import annotations
@@ -93,8 +93,9 @@ async def test_one_mark_done_turn_decodes_validates_applies_converts_and_renders
     result = await agent.execute("Research the topic", session_id="cost")
     meter.on = False
     assert result.plan.steps[0].note == "found"  # the turn did what it was asked
-    # the one render re-renders one line: the marked step's (nothing waits for it)
-    assert meter.counts == Counter(decode=1, validate=1, apply=1, to_state=1, render=1, line=1)
+    # the one render re-renders one line: the marked step's (nothing waits for it); the
+    # session hands the store its Plan, which encodes only the changed step (no to_state)
+    assert meter.counts == Counter(decode=1, validate=1, apply=1, render=1, line=1)
 
 
 async def test_a_bound_planner_call_costs_the_same(meter: Meter) -> None:
