@@ -115,7 +115,11 @@ def _moves(old: Plan, new: Plan) -> list[Event] | None:
     if len(old.steps) != len(new.steps) or old.revision != new.revision:
         return None
     events: list[Event] = []
-    for number, (before, after) in enumerate(zip(old.steps, new.steps, strict=True), start=1):
+    moved = new.changed_from(old.steps)  # known when `new` was made from `old`
+    pairs = enumerate(zip(old.steps, new.steps, strict=True), start=1)
+    if moved is not None:
+        pairs = ((p + 1, (old.steps[p], new.steps[p])) for p in moved)  # type: ignore[assignment]
+    for number, (before, after) in pairs:
         if before is after:
             continue
         if before.id != after.id:

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
+from itertools import compress, count
+from operator import is_not
 from types import MappingProxyType
 from typing import Any
 
@@ -228,7 +230,8 @@ class Plan:
         `actor` may change only steps nobody else holds; a named actor that starts a step
         owns it. Parents follow their sub-steps (see :mod:`~taskforce.plan.tree`).
         """
-        return self._derive(set_status(self, indices, status, note, limits, now, actor)[0])
+        new = set_status(self, indices, status, note, limits, now, actor)[0]
+        return self._derive(new, in_place=True)
 
     def edited(
         self,
@@ -254,11 +257,13 @@ class Plan:
 
     # ---- computed once per plan ------------------------------------------------------
 
-    def _derive(self, new: Plan) -> Plan:
+    def _derive(self, new: Plan, in_place: bool = False) -> Plan:
         """Let `new` (made from this plan) reuse this plan's rendered lines.
 
         The hint holds the old plan's steps and caches (what it has computed), never the
-        old plan itself, so no chain of old plans is kept alive.
+        old plan itself, so no chain of old plans is kept alive. `in_place`: `new` only
+        changed steps where they are (same ids, parents and dependencies: a status
+        change), so it shares this plan's maps and knows which positions changed.
         """
         if new is not self:  # a frozen dataclass: the hint goes in its cache slots
             new.__dict__["_hint"] = (
@@ -267,16 +272,33 @@ class Plan:
                 self.__dict__.get("_lines"),
                 self.__dict__.get("_counts"),
             )
+            if in_place:
+                for name in ("_positions", "_children", "_depths"):
+                    if name in self.__dict__:
+                        new.__dict__[name] = self.__dict__[name]
+                changed = compress(count(), map(is_not, self.steps, new.steps))
+                new.__dict__["_changed"] = tuple(changed)
         return new
+
+    def changed_from(self, steps: tuple[Step, ...]) -> tuple[int, ...] | None:
+        """Positions of the steps that differ from `steps`, if changed in place from them.
+
+        None unless this plan was made from a plan of `steps` by changing steps in place.
+        """
+        hint = self.__dict__.get("_hint")
+        return self.__dict__.get("_changed") if hint is not None and hint[0] is steps else None
 
     @cached_property
     def _counts(self) -> tuple[int, int, int]:
         """(finished, failed, started) step counts; from a derived plan's changed steps."""
         old_steps, _, _, counts = self.__dict__.get("_hint", ((), {}, None, None))
         changed: Iterable[tuple[Any, Step]]
+        moved = self.changed_from(old_steps)
         if counts is None or len(old_steps) != len(self.steps):
             counts = (0, 0, 0)
             changed = zip((_NOTHING,) * len(self.steps), self.steps, strict=True)
+        elif moved is not None:
+            changed = ((old_steps[p], self.steps[p]) for p in moved)
         else:
             changed = ((a, b) for a, b in zip(old_steps, self.steps, strict=True) if a is not b)
         finished, failed, started = counts
@@ -297,18 +319,28 @@ class Plan:
         re-renders one line (and those of the steps that waited for it).
         """
         old_steps, old_keys, old_lines, _ = self.__dict__.get("_hint", ((), {}, None, None))
+        keys, moved = self._line_keys, self.changed_from(old_steps)
+        if old_lines is not None and moved is not None:  # only the changed lines
+            positions, lines = self._positions, list(old_lines)
+            shifted = (s for s in keys.keys() | old_keys.keys() if keys.get(s) != old_keys.get(s))
+            for index in {*moved, *(positions[s] for s in shifted)}:
+                lines[index] = self._line(index, keys)
+            return tuple(lines)
         reuse = len(old_steps) if old_lines is not None else 0
-        keys = self._line_keys
-        lines = []
-        for index, step in enumerate(self.steps):
-            key = keys.get(step.id)
-            if index < reuse and old_steps[index] is step and old_keys.get(step.id) == key:
-                lines.append(old_lines[index])
-            else:
-                waits, done, depth = key or ((), None, 0)
-                text = line_text(step, waits, rollup=done)
-                lines.append(ChecklistLine(index + 1, step.status, text, depth).markdown())
-        return tuple(lines)
+        return tuple(
+            old_lines[index]
+            if index < reuse
+            and old_steps[index] is step
+            and old_keys.get(step.id) == keys.get(step.id)
+            else self._line(index, keys)
+            for index, step in enumerate(self.steps)
+        )
+
+    def _line(self, index: int, keys: Mapping[str, Any]) -> str:
+        step = self.steps[index]
+        waits, done, depth = keys.get(step.id) or ((), None, 0)
+        text = line_text(step, waits, rollup=done)
+        return ChecklistLine(index + 1, step.status, text, depth).markdown()
 
     @cached_property
     def _line_keys(self) -> dict[str, tuple[tuple[int, ...], tuple[int, int] | None, int]]:

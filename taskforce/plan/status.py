@@ -77,7 +77,8 @@ def set_status(
     for position in cascade:
         steps[position] = steps[position].moved(StepStatus.SKIPPED, now)
     touched = [steps[p].id for p in (*positions, *cascade)]
-    return replace(plan, steps=settle(steps, touched, now), version=plan.version + 1), positions
+    settled = settle(steps, touched, now, plan._children)  # statuses only: the same tree
+    return replace(plan, steps=settled, version=plan.version + 1), positions
 
 
 def moved_by(

@@ -74,17 +74,24 @@ def rollup(step: Step, steps: Sequence[Step], children: Children) -> tuple[int, 
     return sum(steps[p].status.is_finished for p in kids), len(kids)
 
 
-def settle(steps: Sequence[Step], touched: Iterable[str], now: datetime | None) -> tuple[Step, ...]:
+def settle(
+    steps: Sequence[Step],
+    touched: Iterable[str],
+    now: datetime | None,
+    children: Children | None = None,
+) -> tuple[Step, ...]:
     """`steps` with the parents of the `touched` step ids brought in line with their sub-steps.
 
     Walks up from each touched step: a parent whose sub-steps are all finished becomes
     DONE (SKIPPED if all were skipped) unless it already is finished; a finished or
     started parent with an open sub-step becomes PENDING. Steps not changed are returned
-    as they were.
+    as they were. `children`: the :func:`children_map` of `steps`, when already known.
     """
+    children = children_map(steps) if children is None else children
+    if not children:
+        return tuple(steps)
     out = list(steps)
     positions = {s.id: i for i, s in enumerate(out)}
-    children = children_map(out)
     todo = [positions[t] for t in touched if t in positions]
     seen: set[int] = set()
     while todo:

@@ -10,7 +10,7 @@ import random
 from datetime import UTC, datetime
 
 from taskforce.errors import PlanError
-from taskforce.plan import Plan, StepStatus
+from taskforce.plan import Plan, StepStatus, lifecycle_events
 from taskforce.plan.checklist import render
 
 
@@ -59,3 +59,39 @@ def test_marking_one_step_reuses_every_other_line() -> None:
     after = plan.with_status([50], StepStatus.DONE).render().split("\n")
     assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b] == [49]
     assert plan.with_status([50], StepStatus.DONE)._lines[0] is plan._lines[0]
+
+
+def test_status_changes_in_a_tree_render_count_and_report_like_fresh_plans() -> None:
+    rng = random.Random(16)
+    tasks: list[dict[str, object]] = []
+    chain: list[int] = []  # the previous step and its ancestors: where a step may nest
+    for i in range(1, 31):
+        task: dict[str, object] = {"description": f"step {i}"}
+        depth = rng.randint(0, min(len(chain), 3))  # a sub-step of chain[depth - 1]
+        chain = chain[:depth]
+        if chain:
+            task["parent"] = chain[-1]
+        elif i > 2 and rng.random() < 0.3:
+            task["depends_on"] = [rng.randint(1, i - 1)]
+        chain.append(i)
+        tasks.append(task)
+    plan = Plan().replaced(tasks)  # type: ignore[arg-type]
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    changed = 0
+    for turn in range(300):
+        if rng.random() < 0.7:
+            plan.render()
+        before = plan
+        try:
+            status = rng.choice(list(StepStatus))
+            picks = rng.sample(range(1, len(plan.steps) + 1), k=rng.choice([1, 1, 2]))
+            plan = plan.with_status(picks, status, f"note {turn}", now=now)
+        except PlanError:
+            continue
+        changed += 1
+        same = fresh(plan)
+        assert plan.render() == render(same) == same.render()
+        assert plan.progress() == same.progress() and plan.status() == same.status()
+        assert plan.next_step() == same.next_step()
+        assert lifecycle_events(before, plan) == lifecycle_events(fresh(before), same)
+    assert changed > 100
