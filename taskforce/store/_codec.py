@@ -38,9 +38,18 @@ class StepRow:
         return value
 
 
-Memo = dict[str, tuple[object, StepRow]]
-"""Step id -> (``repr`` of the step dict, or the immutable plan step, and its row): lets
-unchanged steps skip encoding."""
+class Memo(dict[str, tuple[object, StepRow]]):
+    """Step id -> (``repr`` of the step dict, or the plan step) and its row.
+
+    Lets unchanged steps skip encoding (a plan step is immutable: the same object, the
+    same row).
+
+    ``last``: the :class:`~taskforce.plan.Plan` steps the rows were made from, the rows
+    and their size in bytes; a plan changed in place from those steps (a status change)
+    is encoded by looking at its changed positions only.
+    """
+
+    last: tuple[tuple[Any, ...], tuple[StepRow, ...], int] | None = None
 
 
 @dataclass(frozen=True)
@@ -54,7 +63,7 @@ class EncodedState:
     status: str | None
     steps_done: int
     nbytes: int
-    memo: Memo = field(default_factory=dict)
+    memo: Memo = field(default_factory=Memo)
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
@@ -136,7 +145,7 @@ def _split_steps(tasks: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int
     if not isinstance(tasks, list | tuple):
         raise StatePayloadError('state["plan"]["tasks"] must be a list of step objects')
     rows: list[StepRow] = []
-    new_memo: Memo = {}
+    new_memo = Memo()
     size = 0
     for position, step in enumerate(tasks):
         step_id = step.get("id") if isinstance(step, dict) else None
@@ -177,10 +186,21 @@ def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, 
     Its steps are immutable, so a step that is the very object the memo holds has not
     changed: only new and changed steps are turned into JSON.
     """
-    from taskforce.plan.state import step_state, write_state
+    from taskforce.plan.state import step_state
 
-    rows: list[StepRow] = []
-    new_memo: Memo = {}
+    last = memo.last if isinstance(memo, Memo) else None
+    moved = plan.changed_from(last[0]) if last is not None else None
+    if last is not None and moved is not None:  # only the changed positions
+        rows, new_memo, size = list(last[1]), Memo(memo), last[2]
+        for position in moved:
+            step = plan.steps[position]
+            row = _encode_step(step_state(step), position, {})  # same ids: no duplicate
+            size += _size(row) - _size(rows[position])
+            rows[position] = row
+            new_memo[step.id] = (step, row)
+        return _planned(plan, rows, new_memo, size)
+    rows = []
+    new_memo = Memo()
     size = 0
     for position, step in enumerate(plan.steps):
         step_id: str = step.id
@@ -191,12 +211,25 @@ def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, 
                 row = replace(row, position=position)
         else:
             row = _encode_step(step_state(step), position, new_memo)
-        size += len(row.body) if row.body.isascii() else nbytes(row.body)
+        size += _size(row)
         rows.append(row)
         new_memo[row.step_id] = (step, row)
+    return _planned(plan, rows, new_memo, size)
+
+
+def _planned(
+    plan: Any, rows: list[StepRow], memo: Memo, size: int
+) -> tuple[tuple[StepRow, ...], Memo, int, str]:
+    from taskforce.plan.state import write_state
+
+    memo.last = (plan.steps, tuple(rows), size)
     meta = write_state((), plan.version, plan.revision, plan.next_id, plan.extra)
     del meta["tasks"]
-    return tuple(rows), new_memo, size, dumps(meta, 'state["plan"]')
+    return memo.last[1], memo, size, dumps(meta, 'state["plan"]')
+
+
+def _size(row: StepRow) -> int:
+    return len(row.body) if row.body.isascii() else nbytes(row.body)
 
 
 def _plan_value(value: Any) -> Any:
@@ -210,11 +243,11 @@ def _plan_value(value: Any) -> Any:
 
 def make_memo(tasks: Sequence[Any], rows: Sequence[StepRow]) -> Memo:
     """The memo for steps whose dicts (as given or as loaded) produced these rows."""
-    return {
-        row.step_id: (repr(task), row)
+    return Memo(
+        (row.step_id, (repr(task), row))
         for task, row in zip(tasks, rows, strict=True)
         if isinstance(task, dict)
-    }
+    )
 
 
 def encode_state(state: Any, memo: Memo | None = None) -> EncodedState:
@@ -235,19 +268,22 @@ def encode_state(state: Any, memo: Memo | None = None) -> EncodedState:
     plan = rest.get("plan")
     plan_meta: str | None = None
     steps: tuple[StepRow, ...] = ()
-    new_memo: Memo = {}
+    new_memo = Memo()
     steps_size = 0
     if (value := _plan_value(plan)) is not None:
-        steps, new_memo, steps_size, plan_meta = _split_plan(value, memo or {})
+        steps, new_memo, steps_size, plan_meta = _split_plan(value, memo or Memo())
         del rest["plan"]
     elif isinstance(plan, Mapping) and "tasks" in plan:
-        steps, new_memo, steps_size = _split_steps(plan["tasks"], memo or {})
+        steps, new_memo, steps_size = _split_steps(plan["tasks"], memo or Memo())
         plan_meta = dumps({k: v for k, v in plan.items() if k != "tasks"}, 'state["plan"]')
         del rest["plan"]
     data = dumps(rest, "state")
     title = label(state.get("title"), TITLE_MAX) or label(state.get("mission"), TITLE_MAX)
     size = nbytes(data) + nbytes(plan_meta or "") + steps_size
-    done = sum(1 for s in steps if s.status in _FINISHED)  # as Plan.progress() counts
+    if value is not None:
+        done = value.progress()[0]
+    else:
+        done = sum(1 for s in steps if s.status in _FINISHED)  # as Plan.progress() counts
     status = label(state.get("status"), STATUS_MAX)
     return EncodedState(data, plan_meta, steps, title, status, done, size, new_memo)
 

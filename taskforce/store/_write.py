@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from itertools import compress, count
+from operator import is_not
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
@@ -101,6 +103,11 @@ def read_steps(tx: Tx, session_id: str) -> tuple[StepRow, ...]:
 
 def write_steps(tx: Tx, session_id: str, old: Sequence[StepRow], new: Sequence[StepRow]) -> None:
     """Write only the difference between two step lists (deletes, inserts, updates)."""
+    if len(old) == len(new):  # most often the same steps, a few rows changed in place
+        moved = [(old[p], new[p]) for p in compress(count(), map(is_not, old, new))]
+        if all(a.step_id == b.step_id for a, b in moved):
+            tx.run(STEP_UPDATE, [_step_values(session_id, b) for a, b in moved if a != b])
+            return
     before = {row.step_id: row for row in old}
     after = {row.step_id for row in new}
     gone = [{"b_sid": session_id, "b_step_id": r.step_id} for r in old if r.step_id not in after]
@@ -109,17 +116,20 @@ def write_steps(tx: Tx, session_id: str, old: Sequence[StepRow], new: Sequence[S
     for r in new:
         prev = before.get(r.step_id)
         if prev is None or (prev is not r and prev != r):
-            values = {
-                "b_sid": session_id,
-                "b_step_id": r.step_id,
-                "b_position": r.position,
-                "b_status": r.status,
-                "b_body": r.body,
-            }
-            (added if prev is None else changed).append(values)
+            (added if prev is None else changed).append(_step_values(session_id, r))
     tx.run(STEP_DELETE, gone)
     tx.run(STEP_INSERT, added)
     tx.run(STEP_UPDATE, changed)
+
+
+def _step_values(session_id: str, row: StepRow) -> dict[str, Any]:
+    return {
+        "b_sid": session_id,
+        "b_step_id": row.step_id,
+        "b_position": row.position,
+        "b_status": row.status,
+        "b_body": row.body,
+    }
 
 
 def append_rows(

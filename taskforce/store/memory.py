@@ -37,7 +37,7 @@ class _Session:
     steps_done: int = 0
     messages: list[str] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
-    memo: Memo = field(default_factory=dict)  # lets the next save skip unchanged steps
+    memo: Memo = field(default_factory=Memo)  # lets the next save skip unchanged steps
 
 
 class MemoryStore:
