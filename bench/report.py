@@ -14,9 +14,11 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
 
 
 def _failed(section: dict[str, Any]) -> str | None:
-    if "error" in section:
-        return f"**This benchmark failed in this run:** `{section['error'][:800]}`\n"
-    return None
+    if "error" not in section:
+        return None
+    if section["error"].startswith("not re-run"):
+        return f"**Not re-run:** {section['error'][len('not re-run ') :]}\n"
+    return f"**This benchmark failed in this run:** `{section['error'][:800]}`\n"
 
 
 def _ratio(values: list[float]) -> float | None:
