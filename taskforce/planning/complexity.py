@@ -55,10 +55,13 @@ CLAUSE_VERBS = ACTION_VERBS | frozenset(_CLAUSE_VERB_TEXT.split())
 """Action verbs, and words that are actions when they open a clause ("note it down")."""
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?", re.UNICODE)
+_SEQUENCE_WORDS = (
+    r"and\s+then|then|after\s+that|afterwards|finally|lastly|once\s+(?:that|done)|followed\s+by"
+)
+"""Words that put one action after another (the sequencing vocabulary of both patterns)."""
 _KEYWORDS = re.compile(
-    r"\b(?:and\s+then|then|after\s+that|afterwards|afterward|next|finally|lastly|also|"
-    r"followed\s+by|once\s+(?:that|done)|before|after|first|second|third|as\s+well\s+as)\b"
-    r"|;",
+    rf"\b(?:{_SEQUENCE_WORDS}|afterward|next|also|before|after|first|second|third|"
+    r"as\s+well\s+as)\b|;",
     re.IGNORECASE,
 )
 _AND_VERB = re.compile(r"\b(?:and|,)\s+(?P<verb>[^\W\d_]+)", re.IGNORECASE)
@@ -130,11 +133,7 @@ please can could would will you kindly now also just then first second third fin
 next lastly i we me for
 """
 _FILLER = frozenset(_FILLER_TEXT.split())
-_SEQUENCE = re.compile(
-    r"\b(?:and\s+then|then|after\s+that|afterwards|finally|lastly|once\s+(?:that|done)|"
-    r"followed\s+by)\b",
-    re.IGNORECASE,
-)
+_SEQUENCE = re.compile(rf"\b(?:{_SEQUENCE_WORDS})\b", re.IGNORECASE)
 _QUANTIFIER = re.compile(r"\b(?:each|every|both|all\s+(?:of|the|\d+|three|four|five))\b", re.I)
 _SERIES = re.compile(r"[^,;:\n]+,[^,;:\n]+,?\s+(?:and|&)\s+\S", re.IGNORECASE)
 
