@@ -156,8 +156,13 @@ def clause_verbs(goal: str) -> list[str]:
 
 def is_multi_step(goal: str) -> bool:
     """Whether the shape of `goal` says it is several steps (see the module docstring)."""
+    return _several_steps(goal, analyse(goal))
+
+
+def _several_steps(goal: str, signals: ComplexityBreakdown) -> bool:
+    """:func:`is_multi_step` from the goal's already analysed `signals`."""
     verbs = clause_verbs(goal)
-    if len(set(verbs)) >= 2 or analyse(goal).structure >= 1.0:
+    if len(set(verbs)) >= 2 or signals.structure >= 1.0:
         return True
     if not isinstance(goal, str):
         return False
@@ -177,4 +182,5 @@ def should_plan(goal: str, threshold: float = DEFAULT_THRESHOLD) -> bool:
     needs a plan whatever its score: a short one scores low on length, yet it is several
     steps.
     """
-    return is_multi_step(goal) or analyse(goal).score >= threshold
+    signals = analyse(goal)  # once: both tests read it
+    return _several_steps(goal, signals) or signals.score >= threshold
