@@ -18,9 +18,10 @@ from taskforce.agent.dispatch import run_calls
 from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
 from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.result import AgentResult, AgentStatus
-from taskforce.agent.run import PlanWatch, Run, Wiring, user
+from taskforce.agent.run import Run, Wiring, user
 from taskforce.agent.session import Session, current_request
 from taskforce.agent.setup import build_model, check_tools, header_values, model_record
+from taskforce.agent.watch import PlanWatch
 from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
 from taskforce.models.base import Model
 from taskforce.plan import scrub

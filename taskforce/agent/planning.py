@@ -18,6 +18,7 @@ from taskforce.planning.questions import asks_about_plan
 from taskforce.planning.split import split_mission as split
 
 __all__ = [
+    "answered",
     "asks_about_plan",
     "current_step",
     "list_items",
@@ -102,6 +103,19 @@ def needs_tool(description: str) -> bool:
     """
     text = description.strip()
     return not _NO_TOOL_VERB.match(text) or bool(_TOOL_OBJECT.search(text))
+
+
+def answered(plan: Plan) -> tuple[int, ...]:
+    """Plan numbers of the open steps a final answer does by itself, or none.
+
+    All of them when every open step needs no tool ("Tell me the result") and none waits
+    for a human's approval; none while any step still needs a tool (the answer cannot do
+    that step, so it does not finish the plan either).
+    """
+    steps = plan.open_steps()
+    if any(needs_tool(s.description) or s.requires_approval for s in steps):
+        return ()
+    return tuple(plan.number_of(s) for s in steps)
 
 
 _RESULT_CHARS = 100

@@ -177,6 +177,9 @@ ANSWER_NOW = (
     "answer in plain text, using the tool results above."
 )
 
+ANSWERED = "done by the final answer"
+"""The note on steps the final answer itself did (they need no tool)."""
+
 RESUMED = (
     f"{REMINDER_HEADER} The run was interrupted and has resumed. Continue the mission from "
     "the current plan step; do not redo finished steps."

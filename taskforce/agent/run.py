@@ -4,9 +4,10 @@
 screens and records tool calls, recites the plan when it changed, and finishes with a
 saved state and an :class:`AgentResult`. The loop itself (``loop.py``) only sequences
 these steps. A run's own state lives in small objects that each own one concern: the
-model calls (:class:`ModelUse`), what was last shown of the plan (:class:`PlanWatch`),
-repetition (:class:`~taskforce.agent.guards.CallGuard`); what it talks to is fixed
-(:class:`Wiring`). A call held for approval is not run state: ``approvals.hold`` returns it
+model calls (:class:`ModelUse`), what was last shown of the plan
+(:class:`~taskforce.agent.watch.PlanWatch`), repetition
+(:class:`~taskforce.agent.guards.CallGuard`); what it talks to is fixed (:class:`Wiring`).
+A call held for approval is not run state: ``approvals.hold`` returns it
 and the loop pauses with it.
 """
 
@@ -26,10 +27,11 @@ from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.limits import bound_reply
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.session import Session
+from taskforce.agent.watch import PlanWatch
 from taskforce.errors import ProviderError, StaleStateError
 from taskforce.models.base import Message, Model, ModelResponse, ToolCall, ToolSpec, Usage
 from taskforce.plan import Plan, StepSpec
-from taskforce.plan.requests import NewPlan
+from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import ToolProtocol
 from taskforce.tools.planner import PlannerTool
 
@@ -54,53 +56,6 @@ class ModelUse:
         self.calls += 1
         self.usage += response.usage
         self.last_content = response.content or self.last_content
-
-
-@dataclasses.dataclass
-class PlanWatch:
-    """What the loop last showed of the plan, and whether the model still owes a plan.
-
-    It also decides whether the planner is offered (adaptive exposure) and keeps the
-    short texts of tool results recited with the plan.
-    """
-
-    required: bool
-    announced: int
-    recited: int
-    offered: bool = True
-    """Whether the planner is offered while no plan is open."""
-    opened: int = 0
-    """The plan's version when the run opened."""
-    results: list[str] = dataclasses.field(default_factory=list)
-    """Short texts of the tool results since the plan was made (recited with the plan)."""
-
-    def announce(self, plan: Plan) -> bool:
-        """Whether `plan` is news for the UI (a ``plan_updated`` event); remembers it."""
-        if plan.version == self.announced:
-            return False
-        self.announced = plan.version
-        return True
-
-    def recite(self, plan: Plan, force: bool = False) -> bool:
-        """Whether to recite `plan` to the model now (it changed, or `force`); remembers it."""
-        if not plan.steps or not (force or plan.version != self.recited):
-            return False
-        self.recited = plan.version
-        return True
-
-    def hides_planner(self, plan: Plan) -> bool:
-        """Adaptive exposure: whether the planner is left out of this turn's tools.
-
-        It is for a mission that needs no plan, and once the plan made in this run is
-        finished (an older finished plan does not hide it: a new mission may plan).
-        """
-        if plan.open_steps():
-            return False
-        return not self.offered or (bool(plan.steps) and plan.version != self.opened)
-
-    def remember(self, text: str) -> None:
-        """Keep `text` (a tool result's short form) to recite with the plan; the last six."""
-        self.results = [*self.results, text][-6:]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -330,6 +285,8 @@ class Run:
 
         `pending` is the call held for approval when the run pauses.
         """
+        if status is AgentStatus.COMPLETED and final.strip():
+            events = [*events, *await self._answered()]
         plan = self.plan
         open_steps = tuple(planning.open_steps(plan))
         if status is AgentStatus.COMPLETED and open_steps:
@@ -361,6 +318,25 @@ class Run:
             pending_approval=redactor.data(dict(pending)) if pending else None,
             plan=plan,
         )
+
+    async def _answered(self) -> Sequence[dict[str, Any]]:
+        """Mark done the steps the final answer itself did (all open ones need no tool).
+
+        "Tell me the result" is done by telling it. The planner's history events are
+        returned for the final save; a question about the plan does none of its steps.
+        """
+        numbers = () if planning.asks_about_plan(self.mission) else planning.answered(self.plan)
+        if not numbers:
+            return ()
+        _, change = await self.wiring.planner.run(SetStatus(numbers, note=prompts.ANSWERED))
+        if change is None or not self.watch.announce(change.plan):
+            return ()
+        plan = change.plan
+        await self._emit(
+            EventKind.PLAN_UPDATED, markdown=plan.render(), version=plan.version,
+            current_step=planning.current_step(plan),
+        )  # fmt: skip
+        return change.events
 
     async def abandon(self, error: BaseException) -> None:
         """After an unexpected error: mark the session ``failed`` (best effort), keep the rest.

@@ -22,8 +22,10 @@ _DEFINITIONS = """\
   and, where the answer is the product, the number in the answer; 95% Wilson interval.
 - **false completions**: runs that ended as finished (status completed with an answer) or
   with every plan step ticked, while the checker says not solved.
-- **no-work ticks**: plan steps marked done with no non-planner tool run since the step
-  started (k steps ticked at once after c tool runs count max(0, k - c)). A repeated call
+- **no-work ticks**: plan steps that need a tool marked done with no non-planner tool run
+  since the step started (k steps ticked at once after c tool runs count max(0, k - c)).
+  A step that only reports or decides ("Tell me the result") needs none: the agent's own
+  rule (`taskforce.agent.planning.needs_tool`) decides which steps those are. A repeated call
   answered with the result of an earlier run counts as a run only when that earlier run
   backs no DONE step yet (the model did a later step's call early).
 - **crashes**: runs that ended in a provider error, a crash or the wall-time limit.

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from taskforce.agent import AgentEvent, AgentResult, LeanAgent
+from taskforce.agent.planning import needs_tool
 from taskforce.evals.arms import Arm
 from taskforce.evals.meter import MeteredModel
 from taskforce.evals.mission import Mission, MultiTurnWorld
@@ -94,7 +95,7 @@ async def run_mission(
             tally.on_result(str(data.get("id")))
         elif kind == "plan_updated":
             steps = agent.planner.plan.steps
-            done = sum(s.status is StepStatus.DONE for s in steps)
+            done = sum(s.status is StepStatus.DONE and needs_tool(s.description) for s in steps)
             tally.on_plan(done, created=len(steps) != counts["tasks"])
             counts["tasks"] = len(steps)
         elif kind == "error" and "context" in str(data.get("message", "")).lower():

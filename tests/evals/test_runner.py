@@ -170,3 +170,19 @@ async def test_a_repeat_of_a_call_made_early_backs_its_step_and_is_not_a_no_work
     assert record.solved and record.status == "completed"
     assert record.no_work_ticks == 0 and record.all_ticked
     assert "- [x] 3. Save note" in record.final_plan
+
+
+async def test_a_step_that_needs_no_tool_is_not_a_no_work_tick() -> None:
+    """The tally follows the agent's rule: "Tell me the result" is done by telling it."""
+    record = await run_script(
+        CHAIN,
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Tell me the result"]),
+            call("calculator", expression="17 * 23"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("planner", action="mark_done", step_index=[2]),  # no tool ran: none needed
+            reply("391"),
+        ],
+        LAX,
+    )
+    assert record.no_work_ticks == 0 and record.all_ticked

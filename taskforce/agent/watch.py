@@ -1,0 +1,59 @@
+"""What the loop last showed the model of the plan, and whether the planner is offered.
+
+:class:`PlanWatch` is one run's memory of the plan as the model and the UI last saw it:
+the versions announced and recited, whether the model still owes a plan (plan-first),
+adaptive exposure of the planner, and the short tool results recited with the plan.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from taskforce.plan import Plan
+
+
+@dataclasses.dataclass
+class PlanWatch:
+    """What the loop last showed of the plan, and whether the model still owes a plan.
+
+    It also decides whether the planner is offered (adaptive exposure) and keeps the
+    short texts of tool results recited with the plan.
+    """
+
+    required: bool
+    announced: int
+    recited: int
+    offered: bool = True
+    """Whether the planner is offered while no plan is open."""
+    opened: int = 0
+    """The plan's version when the run opened."""
+    results: list[str] = dataclasses.field(default_factory=list)
+    """Short texts of the tool results since the plan was made (recited with the plan)."""
+
+    def announce(self, plan: Plan) -> bool:
+        """Whether `plan` is news for the UI (a ``plan_updated`` event); remembers it."""
+        if plan.version == self.announced:
+            return False
+        self.announced = plan.version
+        return True
+
+    def recite(self, plan: Plan, force: bool = False) -> bool:
+        """Whether to recite `plan` to the model now (it changed, or `force`); remembers it."""
+        if not plan.steps or not (force or plan.version != self.recited):
+            return False
+        self.recited = plan.version
+        return True
+
+    def hides_planner(self, plan: Plan) -> bool:
+        """Adaptive exposure: whether the planner is left out of this turn's tools.
+
+        It is for a mission that needs no plan, and once the plan made in this run is
+        finished (an older finished plan does not hide it: a new mission may plan).
+        """
+        if plan.open_steps():
+            return False
+        return not self.offered or (bool(plan.steps) and plan.version != self.opened)
+
+    def remember(self, text: str) -> None:
+        """Keep `text` (a tool result's short form) to recite with the plan; the last six."""
+        self.results = [*self.results, text][-6:]
