@@ -7,10 +7,11 @@ from collections import Counter
 
 import pytest
 
-from taskforce.evals import Mission
+from taskforce.evals import Mission, RunSettings
 from taskforce.evals.builtin import SUITE
 from taskforce.evals.reference import reference_script
-from taskforce.testing import call, reply
+from taskforce.evals.runner import run_key, run_mission
+from taskforce.testing import ScriptedModel, call, reply
 from tests.evals.helpers import NONE, PLANNER, run_script
 
 MISSIONS = {m.id: m for m in SUITE.missions}
@@ -127,3 +128,23 @@ async def test_tool_errors_name_what_is_accepted() -> None:
     assert "use one of USD, EUR, GBP" in results[0]
     assert "look the address up with find_contact" in results[1]
     assert not record.solved
+
+
+SINGLE = [m for m in SUITE.missions if "single" in m.tags]
+
+
+@pytest.mark.parametrize("mission", SINGLE, ids=lambda m: m.id)
+async def test_a_single_step_mission_asks_the_model_the_same_in_both_arms(
+    mission: Mission,
+) -> None:
+    """The planner is not offered where a mission needs no plan: the `planner` arm's
+    requests are those of `none`, so at temperature 0 it cannot do worse there."""
+    seen: list[object] = []
+    for arm in (NONE, PLANNER):
+        model = ScriptedModel(reference_script(mission, planning=False))
+        settings = RunSettings(max_steps=30)
+        key = run_key("t", mission, arm, 0, model.name, settings)
+        record = await run_mission(mission, arm, model, key, settings)
+        assert record.solved and record.plan_steps == 0, (arm.name, record.reason)
+        seen.append([(r.messages, r.tools) for r in model.requests])
+    assert seen[0] == seen[1]
