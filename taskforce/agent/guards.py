@@ -34,7 +34,8 @@ class CallGuard:
 
     It also notices a model that keeps repeating itself: after two turns made only of
     repeated calls :meth:`nudge` says so (once), and after two nudges :meth:`answer_now`
-    asks for a final answer without tools.
+    asks for a final answer without tools. A model that answers that with repeated calls
+    again (written as text) is :attr:`stuck`: the loop stops there.
     """
 
     def __init__(self, max_calls_per_turn: int = 8, *, require_work: bool = False) -> None:
@@ -47,6 +48,9 @@ class CallGuard:
         self._backed = 0  # steps needing a tool marked done since the plan was made
         self._refused: set[str] = set()  # ids of steps refused since the last work
         self._seen: dict[str, dict[str, Any]] = {}
+        self._answering = False  # this turn was asked for an answer without tools
+        self.stuck = False
+        """Told to answer without tools, the model's turn only repeated earlier calls."""
 
     def screen(
         self, items: Sequence[Prepared], plan: Plan, plan_required: bool = False
@@ -74,6 +78,7 @@ class CallGuard:
             self._count_work(item)
         repeats = [i.preset and i.preset.get("error_type") == "repeated_call" for i in items]
         self._stalled = self._stalled + 1 if items and all(repeats) else 0
+        self.stuck = self._answering and bool(items) and all(repeats)
         return list(items)
 
     def _unearned(self, item: Prepared, plan: Plan) -> list[int]:
@@ -159,10 +164,10 @@ class CallGuard:
 
     def answer_now(self) -> bool:
         """True (once) after two nudges: the next turn gets no tools and must answer."""
-        if self._nudges < 2:
-            return False
-        self._nudges = 0
-        return True
+        self._answering = self._nudges >= 2
+        if self._answering:
+            self._nudges = 0
+        return self._answering
 
 
 def _planner(item: Prepared) -> bool:

@@ -282,6 +282,8 @@ class LeanAgent:
                     return await approvals.pause(run, final)
                 if final is not None:
                     return await run.finish(AgentStatus.COMPLETED, final)
+                if run.guard.stuck:  # told to answer, it only repeated calls: stop here
+                    return await run.finish(*run.stuck_end())
             return await run.finish(AgentStatus.MAX_STEPS, run.use.last_content)
         except ProviderError as exc:
             return await run.finish(AgentStatus.FAILED, "", error=exc)

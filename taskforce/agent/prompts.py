@@ -177,6 +177,15 @@ ANSWER_NOW = (
     "answer in plain text, using the tool results above."
 )
 
+STUCK = (
+    "Stopped early: asked for a final answer, the model only repeated calls whose results "
+    "it already had."
+)
+"""The final message of a run stopped that way with work left (status ``max_steps``)."""
+
+STUCK_DONE = "Every plan step is done; the model gave no final answer in words."
+"""The final message of a run stopped that way with its plan finished (``completed``)."""
+
 ANSWERED = "done by the final answer"
 """The note on steps the final answer itself did (they need no tool)."""
 

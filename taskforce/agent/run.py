@@ -319,6 +319,26 @@ class Run:
             plan=plan,
         )
 
+    def stuck_end(self) -> tuple[AgentStatus, str]:
+        """How a run ends whose model, told to answer, only repeated calls (nothing ran).
+
+        ``completed`` when its plan is finished (the work is done and checked off), else
+        ``max_steps`` (no answer: more steps would only repeat). The message is the
+        model's last answer in words, if it gave one.
+        """
+        plan = self.plan
+        done = bool(plan.steps) and not plan.open_steps()
+        words = next(
+            (
+                str(m["content"])
+                for m in reversed(self.session.history)
+                if m.get("role") == "assistant" and m.get("content") and not m.get("tool_calls")
+            ),
+            "",
+        )
+        status = AgentStatus.COMPLETED if done else AgentStatus.MAX_STEPS
+        return status, words or (prompts.STUCK_DONE if done else prompts.STUCK)
+
     async def _answered(self) -> Sequence[dict[str, Any]]:
         """Mark done the steps the final answer itself did (all open ones need no tool).
 
