@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import time
@@ -32,6 +33,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+SRC_ENV = "TASKFORCE_BENCH_SRC"
+"""A taskforce source tree the workers import instead of this one (``bench_writers.py``)."""
+if os.environ.get(SRC_ENV):
+    sys.path.insert(0, os.environ[SRC_ENV])
 
 from bench._common import PgDatabase, run
 from taskforce.errors import StaleStateError
@@ -91,7 +96,14 @@ async def worker(url: str, mode: str, session_id: str, seconds: float) -> dict[s
                 conflicts += 1
             except Exception as exc:
                 errors.append(f"{type(exc).__name__}: {exc}"[:300])
-    return {"commits": commits, "conflicts": conflicts, "errors": errors, "latencies": latencies}
+    code = str(Path(sys.modules["taskforce"].__file__ or "").parent)
+    return {
+        "commits": commits,
+        "conflicts": conflicts,
+        "errors": errors,
+        "latencies": latencies,
+        "code": code,
+    }
 
 
 def worker_index(session_id: str) -> int:
@@ -118,7 +130,10 @@ async def check(url: str, mode: str, sessions: list[str], reported: list[int]) -
         return sum(reported) - int(state["counter"])
 
 
-async def measure(url: str, mode: str, processes: int, seconds: float) -> dict[str, Any]:
+async def measure(
+    url: str, mode: str, processes: int, seconds: float, src: str | None = None
+) -> dict[str, Any]:
+    """One run of `mode` with `processes` workers; `src`: the taskforce tree they import."""
     tag = uuid.uuid4().hex[:8]
     if mode == "own":
         sessions = [f"own-{tag}-{i}" for i in range(processes)]
@@ -135,7 +150,11 @@ async def measure(url: str, mode: str, processes: int, seconds: float) -> dict[s
     argv = [sys.executable, __file__, "--worker", url, mode]
     procs = [
         subprocess.Popen(  # noqa: ASYNC220 (the workers are the point)
-            [*argv, sid, str(seconds)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            [*argv, sid, str(seconds)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, SRC_ENV: src or ""},
         )
         for sid in sessions
     ]
@@ -169,6 +188,7 @@ async def measure(url: str, mode: str, processes: int, seconds: float) -> dict[s
         }
     return {
         **extra,
+        "code": sorted({r["code"] for r in results}),
         "processes": processes,
         "commits": sum(commits),
         "commits_per_s": round(sum(commits) / seconds, 1),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import text
@@ -15,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from taskforce.errors import CommitUncertainError, StateError
 from taskforce.store import _engine, _migrate
 from taskforce.store._settle import settle, to_its_end
+from taskforce.store._turns import Turns
 from taskforce.store._tx import BrokenConnection, CoreTx, Tx, run_sqlite
 
 T = TypeVar("T")
@@ -44,7 +47,10 @@ class Runner:
         self.timeout = timeout
         self.url = url
         self.dialect = engine.dialect.name
-        self.memory = self.dialect == "sqlite" and engine.url.database in (None, "", ":memory:")
+        database = engine.url.database or ""
+        self.memory = self.dialect == "sqlite" and database in ("", ":memory:")
+        file = self.dialect == "sqlite" and not self.memory and not database.startswith("file:")
+        self._turns = Turns(Path(os.path.abspath(database))) if file else None
         self._auto_upgrade = auto_upgrade
         self._retry_seconds = retry_seconds
         self._lock = asyncio.Lock()  # SQLite: one writer per process (every op in memory)
@@ -120,12 +126,32 @@ class Runner:
             return await self._retrying(attempt, write)
         lock = self._lock if write or self.memory else None  # one SQLite writer per process
         async with lock or contextlib.nullcontext():
-            task = asyncio.ensure_future(self._retrying(attempt, write))
-            cancelled = await settle(task)
+            turn = await self._take_turn() if write else None  # the writers of this file queue
+            try:
+                task = asyncio.ensure_future(self._retrying(attempt, write))
+                cancelled = await settle(task)
+            finally:
+                Turns.end(turn)
             if cancelled is not None and (task.exception() is not None or not write):
                 raise cancelled
             result, late = task.result()
             return result, cancelled is not None or late
+
+    async def _take_turn(self) -> int | None:
+        """This writer's turn at the SQLite file (:mod:`~taskforce.store._turns`), if any.
+
+        Taken before the transaction begins, so a cancellation while waiting simply
+        applies: nothing has started.
+        """
+        if self._turns is None:
+            return None
+        try:
+            return await self._turns.take(self._retry_seconds)
+        except TimeoutError:
+            raise StateError(
+                f"database {self.url} stayed locked for {self._retry_seconds}s: another "
+                f"taskforce writer held {self._turns.path.name} all that time"
+            ) from None
 
     async def _sqlite_attempt(self, body: Callable[[Tx], T], write: bool) -> tuple[T, bool]:
         """One transaction as one call in the aiosqlite connection's thread.
