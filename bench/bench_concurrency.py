@@ -33,10 +33,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-SRC_ENV = "TASKFORCE_BENCH_SRC"
-"""A taskforce source tree the workers import instead of this one (``bench_writers.py``)."""
-if os.environ.get(SRC_ENV):
-    sys.path.insert(0, os.environ[SRC_ENV])
+# Workers of bench_writers.py may import an older taskforce tree instead of this one.
+sys.path.insert(0, os.environ.get("TASKFORCE_BENCH_SRC") or sys.path[0])
 
 from bench._common import PgDatabase, run
 from taskforce.errors import StaleStateError
@@ -44,6 +42,8 @@ from taskforce.store import StateManager
 from taskforce.tools.planner import PlannerTool
 
 PROCESSES = (1, 4, 8)
+SRC_ENV = "TASKFORCE_BENCH_SRC"
+"""A taskforce source tree the workers import instead of this one (``bench_writers.py``)."""
 
 
 async def worker(url: str, mode: str, session_id: str, seconds: float) -> dict[str, Any]:

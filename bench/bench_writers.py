@@ -17,7 +17,6 @@ after every run). The latencies of all rounds of a side are also pooled for one 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -29,6 +28,13 @@ from bench._common import PgDatabase, run
 from bench._interleave import ratio_summary
 from bench.bench_concurrency import measure
 from taskforce.store import StateManager
+
+
+def _tree(path: str) -> str:
+    """The absolute path of a source tree holding a ``taskforce`` package."""
+    if not (Path(path) / "taskforce" / "__init__.py").is_file():
+        raise argparse.ArgumentTypeError(f"{path} holds no taskforce/ package")
+    return str(Path(path).resolve())
 
 
 def _load() -> list[float]:
@@ -76,14 +82,14 @@ async def compare(
 async def main() -> dict[str, Any]:
     parser = argparse.ArgumentParser()
     parser.add_argument("workdir", type=Path)
-    parser.add_argument("--baseline", required=True, help="a tree holding the older taskforce/")
+    parser.add_argument(
+        "--baseline", required=True, type=_tree, help="a tree holding the older taskforce/"
+    )
     parser.add_argument("--pg", default=None)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--processes", type=int, default=8)
     args = parser.parse_args()
-    if not (Path(args.baseline) / "taskforce" / "__init__.py").is_file():
-        parser.error(f"{args.baseline} holds no taskforce/ package")
     args.workdir.mkdir(parents=True, exist_ok=True)
     backends = {"sqlite": f"sqlite+aiosqlite:///{args.workdir / 'writers.db'}"}
     pg = PgDatabase(args.pg) if args.pg else None
@@ -94,9 +100,7 @@ async def main() -> dict[str, Any]:
         for name, url in backends.items():
             async with StateManager(url) as sm:
                 await sm.upgrade()
-            out[name] = await compare(
-                url, str(Path(args.baseline).resolve()), args.rounds, args.seconds, args.processes
-            )
+            out[name] = await compare(url, args.baseline, args.rounds, args.seconds, args.processes)
     finally:
         if pg is not None:
             await pg.drop()
