@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from taskforce.errors import CommitUncertainError, StateError
 from taskforce.store import _engine, _migrate
 from taskforce.store._settle import settle, to_its_end
-from taskforce.store._turns import Turns
+from taskforce.store._turns import Turn, Turns, TurnTimeout
 from taskforce.store._tx import BrokenConnection, CoreTx, Tx, run_sqlite
 
 T = TypeVar("T")
@@ -50,7 +50,7 @@ class Runner:
         database = engine.url.database or ""
         self.memory = self.dialect == "sqlite" and database in ("", ":memory:")
         file = self.dialect == "sqlite" and not self.memory and not database.startswith("file:")
-        self._turns = Turns(Path(os.path.abspath(database))) if file else None
+        self._turns = Turns(Path(os.path.abspath(database)), retry_seconds) if file else None
         self._auto_upgrade = auto_upgrade
         self._retry_seconds = retry_seconds
         self._lock = asyncio.Lock()  # SQLite: one writer per process (every op in memory)
@@ -106,54 +106,40 @@ class Runner:
         """
         await self.ready()
         if self.dialect == "sqlite":
-            return await self._guarded(lambda: self._sqlite_attempt(body, write), write)
+            turn = self._turns.turn() if write and self._turns is not None else None
+            return await self._guarded(lambda: self._sqlite_attempt(body, write, turn), write, turn)
 
         async def on_core(conn: AsyncConnection) -> T:
             return await conn.run_sync(lambda sync_conn: body(CoreTx(sync_conn)))
 
         return await self._guarded(lambda: self._sa_attempt(on_core, write), write)
 
-    async def _guarded(self, attempt: Attempt[T], write: bool) -> tuple[T, bool]:
+    async def _guarded(
+        self, attempt: Attempt[T], write: bool, turn: Turn | None = None
+    ) -> tuple[T, bool]:
         """Retry ``attempt`` on transient lock errors; on SQLite, shielded to its end.
 
         On SQLite the transaction, once begun, runs to its end shielded from cancellation
         (which then takes effect): aiosqlite cannot abandon a connection mid-statement
         without leaking its open transaction and write lock (or, in memory, the database).
-        On PostgreSQL a cancellation before the commit aborts the transaction server-side;
-        the commit itself is shielded (see :meth:`commit`).
+        A cancellation that arrives while the write still waits for its `turn` stops the
+        wait: nothing has begun. On PostgreSQL a cancellation before the commit aborts the
+        transaction server-side; the commit itself is shielded (see :meth:`commit`).
         """
         if self.dialect != "sqlite":
             return await self._retrying(attempt, write)
         lock = self._lock if write or self.memory else None  # one SQLite writer per process
         async with lock or contextlib.nullcontext():
-            turn = await self._take_turn() if write else None  # the writers of this file queue
-            try:
-                task = asyncio.ensure_future(self._retrying(attempt, write))
-                cancelled = await settle(task)
-            finally:
-                Turns.end(turn)
+            task = asyncio.ensure_future(self._retrying(attempt, write))
+            cancelled = await settle(task, turn.abort if turn is not None else None)
             if cancelled is not None and (task.exception() is not None or not write):
                 raise cancelled
             result, late = task.result()
             return result, cancelled is not None or late
 
-    async def _take_turn(self) -> int | None:
-        """This writer's turn at the SQLite file (:mod:`~taskforce.store._turns`), if any.
-
-        Taken before the transaction begins, so a cancellation while waiting simply
-        applies: nothing has started.
-        """
-        if self._turns is None:
-            return None
-        try:
-            return await self._turns.take(self._retry_seconds)
-        except TimeoutError:
-            raise StateError(
-                f"database {self.url} stayed locked for {self._retry_seconds}s: another "
-                f"taskforce writer held {self._turns.path.name} all that time"
-            ) from None
-
-    async def _sqlite_attempt(self, body: Callable[[Tx], T], write: bool) -> tuple[T, bool]:
+    async def _sqlite_attempt(
+        self, body: Callable[[Tx], T], write: bool, turn: Turn | None
+    ) -> tuple[T, bool]:
         """One transaction as one call in the aiosqlite connection's thread.
 
         Writes (and everything in memory) hold ``_lock`` and keep one connection checked
@@ -167,7 +153,7 @@ class Runner:
             conn, writer = self._writer
             try:
                 # aiosqlite's own queue: the callable runs in the connection's thread.
-                result: T = await writer._execute(run_sqlite, writer._conn, body, write)
+                result: T = await writer._execute(run_sqlite, writer._conn, body, write, turn)
             except BrokenConnection:
                 self._writer = None
                 await conn.invalidate()
@@ -242,6 +228,12 @@ class Runner:
             raise StateError(f"database {self.url} failed: {detail}") from exc
         except BrokenConnection as exc:
             raise StateError(f"database {self.url} failed: {exc}") from exc
+        except TurnTimeout:
+            path = self._turns.path.name if self._turns is not None else "its lock file"
+            raise StateError(
+                f"database {self.url} stayed locked for {self._retry_seconds}s: another "
+                f"taskforce writer held {path} all that time"
+            ) from None
         except TimeoutError as exc:  # a server that accepts connections but never answers
             waited = f" within {self.timeout:g} s" if self.timeout else ""
             raise StateError(

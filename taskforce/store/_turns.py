@@ -3,18 +3,24 @@
 SQLite admits one writer at a time and makes the others wait in its busy handler, which
 sleeps and tries again (1, 2, 5, ... then 100 ms at a time): with eight writers on one
 file a call could wait most of a second while the lock stood free most of that time. So a
-taskforce writer first takes an exclusive ``flock`` on ``<database>-lock`` and holds it
-for its whole transaction. Waiting writers sleep in the kernel, and one of them is woken
-the moment the lock is released.
+taskforce write transaction first takes an exclusive ``flock`` on ``<database>-lock`` and
+holds it to its end. Waiting writers sleep in the kernel, and one of them is woken the
+moment the lock is released.
+
+The turn is taken and released in the thread that runs the transaction (the aiosqlite
+connection's), right around ``BEGIN IMMEDIATE`` ... ``COMMIT``: handing the lock from one
+writer to the next then wakes no event loop, which would lengthen every turn. A writer
+that has to wait does so through a helper thread blocked in ``flock``, so the wait can
+end early: when the caller is cancelled (:meth:`Turn.abort`) or after a time limit.
 
 SQLite's own lock stays the guard: a program that does not take this lock is still kept
 out by it; this lock only orders taskforce's writers, so they queue instead of polling.
 
 - A process that dies holding it, even SIGKILLed, releases it: the kernel closes its files.
-- A wait that is cancelled or runs out of time leaks nothing: the waiting thread lets the
-  lock go again if it is granted after its waiter gave up.
+- A wait that is abandoned leaks nothing: the helper thread lets the lock go again if it
+  is granted after its writer gave up.
 - Where it cannot be had (no ``fcntl``, e.g. Windows; a folder where no file can be
-  created) writers go straight to SQLite's lock, as before.
+  created; a file system without locks) writers go straight to SQLite's lock, as before.
 
 Hand-written on purpose: the well-kept ``filelock`` and ``portalocker`` wait by polling
 with a sleep, which is exactly the delay this removes.
@@ -22,10 +28,9 @@ with a sleep, which is exactly the delay this removes.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import os
 import threading
+import time
 from pathlib import Path
 
 try:
@@ -34,69 +39,108 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 
+class TurnTimeout(Exception):
+    """Another writer held the lock for the whole time limit."""
+
+
+class TurnAborted(Exception):
+    """The writer was cancelled while it waited: its transaction never began."""
+
+
 class Turns:
     """The writers' queue of one SQLite file: ``flock`` on ``<database>-lock``.
 
     Args:
         database: The database file (the lock file is created beside it on first use).
+        within: Seconds a writer waits for its turn before :class:`TurnTimeout`.
     """
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, within: float) -> None:
         self.path = database.with_name(database.name + "-lock")
+        self.within = within
 
-    async def take(self, within: float) -> int | None:
-        """Wait for this process's turn; the open lock file to :meth:`end` it with.
+    def turn(self) -> Turn:
+        """A place in the queue for one write (taken again by each of its attempts)."""
+        return Turn(self.path, self.within)
 
-        None: the lock cannot be had here, so the caller goes on with SQLite's lock only.
+
+class Turn:
+    """One write's turn: :meth:`take` and :meth:`end` in the transaction's own thread."""
+
+    def __init__(self, path: Path, within: float) -> None:
+        self.path = path
+        self.within = within
+        self._cond = threading.Condition()
+        self._aborted = False
+        self._fd: int | None = None
+
+    def abort(self) -> None:
+        """Stop waiting (any thread; the caller was cancelled): :meth:`take` raises."""
+        with self._cond:
+            self._aborted = True
+            self._cond.notify_all()
+
+    def take(self) -> None:
+        """Wait for the lock; without a usable lock file, return at once (SQLite decides).
 
         Raises:
-            TimeoutError: another writer held the lock for `within` seconds.
+            TurnAborted: :meth:`abort` was called before the lock was granted.
+            TurnTimeout: the lock stayed held by another writer for ``within`` seconds.
         """
+        with self._cond:
+            if self._aborted:
+                raise TurnAborted
         if fcntl is None:  # pragma: no cover - Windows
-            return None
+            return
         try:
             fd = os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o666)
         except OSError:
-            return None
+            return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return fd  # nobody holds it: no thread needed
         except BlockingIOError:
-            pass
+            self._fd = self._wait(fd)
+            return
         except OSError:
             os.close(fd)
-            return None
-        granted: concurrent.futures.Future[None] = concurrent.futures.Future()
-        waiter = threading.Thread(target=_wait, args=(fd, granted), name="taskforce-turn")
-        waiter.daemon = True
-        waiter.start()
-        try:
-            async with asyncio.timeout(within):
-                await asyncio.wrap_future(granted)
-        except BaseException as exc:
-            # Given up (cancelled, timed out) or failed: the file is closed, and so the
-            # lock released, once the wait has ended (at once if it has already).
-            granted.add_done_callback(lambda _: os.close(fd))
-            if isinstance(exc, OSError) and not isinstance(exc, TimeoutError):
-                return None  # flock itself failed (e.g. no locks on this file system)
-            raise
-        return fd
+            return
+        self._fd = fd
 
-    @staticmethod
-    def end(fd: int | None) -> None:
-        """Release a turn :meth:`take` returned (closing the file releases the lock)."""
+    def end(self) -> None:
+        """Release the lock (closing the file releases it); nothing if none is held."""
+        fd, self._fd = self._fd, None
         if fd is not None:
             os.close(fd)
 
+    def _wait(self, fd: int) -> int | None:
+        """Block until the helper thread is granted the lock: `fd`, or None if flock failed."""
+        outcome: list[str] = []  # "granted" / "failed" from the helper, or "abandoned"
 
-def _wait(fd: int, granted: concurrent.futures.Future[None]) -> None:
-    """Block until the lock is granted (in a thread of its own: the event loop runs on)."""
-    assert fcntl is not None
-    if not granted.set_running_or_notify_cancel():
-        return  # given up before this thread ran: the waiter closes the file
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-    except BaseException as exc:
-        granted.set_exception(exc)
-    else:
-        granted.set_result(None)
+        def helper() -> None:
+            assert fcntl is not None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                result = "granted"
+            except OSError:
+                result = "failed"
+            with self._cond:
+                if outcome:  # the writer gave up meanwhile: let the lock go at once
+                    os.close(fd)
+                    return
+                outcome.append(result)
+                self._cond.notify_all()
+
+        waiter = threading.Thread(target=helper, name="taskforce-turn")
+        waiter.daemon = True  # never keeps the process alive
+        waiter.start()
+        deadline = time.monotonic() + self.within
+        with self._cond:
+            while not outcome and not self._aborted and (left := deadline - time.monotonic()) > 0:
+                self._cond.wait(left)
+            if outcome == ["granted"]:
+                return fd
+            if outcome == ["failed"]:
+                os.close(fd)
+                return None  # e.g. no locks on this file system: SQLite decides alone
+            outcome.append("abandoned")  # the helper closes the file when its wait ends
+            raise TurnAborted if self._aborted else TurnTimeout

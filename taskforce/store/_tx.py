@@ -20,6 +20,7 @@ from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from taskforce.errors import CommitUncertainError
+from taskforce.store._turns import Turn
 
 T = TypeVar("T")
 Params = Mapping[str, Any] | Sequence[Mapping[str, Any]]
@@ -111,11 +112,15 @@ def _rollback(db: sqlite3.Connection, cause: BaseException) -> None:
         raise BrokenConnection(f"rollback failed: {exc}") from cause
 
 
-def run_sqlite(db: sqlite3.Connection, body: Callable[[Tx], T], write: bool) -> T:
+def run_sqlite(
+    db: sqlite3.Connection, body: Callable[[Tx], T], write: bool, turn: Turn | None = None
+) -> T:
     """Run ``body`` in one transaction on ``db`` (call it in the connection's thread).
 
-    A write takes SQLite's write lock up front (``BEGIN IMMEDIATE``), so the body reads
-    and writes with no other writer in between. Any failure rolls back. SQLite's commit
+    A write takes its `turn` among the file's writers (:mod:`~taskforce.store._turns`)
+    and SQLite's write lock up front (``BEGIN IMMEDIATE``), so the body reads and writes
+    with no other writer in between; the turn ends with the transaction. Any failure
+    rolls back. SQLite's commit
     is atomic, so a failed ``COMMIT`` did not commit and is raised as is ("locked": the
     caller retries; "database or disk is full": nothing was written) -- except an I/O
     error, which can strike after the commit record was written:
@@ -123,6 +128,8 @@ def run_sqlite(db: sqlite3.Connection, body: Callable[[Tx], T], write: bool) -> 
     """
     cursor = db.cursor()
     try:
+        if turn is not None:
+            turn.take()
         cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         try:
             result = body(SqliteTx(cursor))
@@ -139,3 +146,5 @@ def run_sqlite(db: sqlite3.Connection, body: Callable[[Tx], T], write: bool) -> 
         return result
     finally:
         cursor.close()
+        if turn is not None:
+            turn.end()

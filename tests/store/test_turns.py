@@ -93,13 +93,16 @@ async def test_a_write_waits_for_its_turn_and_goes_on_when_it_is_released(db: Pa
 
 
 async def test_a_writer_cancelled_while_waiting_writes_nothing_and_leaks_no_lock(db: Path) -> None:
-    async with StateManager(url(db)) as sm:
+    async with StateManager(url(db), lock_retry_seconds=3600) as sm:
         await sm.save_state("s", STATE)
         held = hold(db)
         try:
             save = asyncio.create_task(sm.save_state("s", {**STATE, "counter": 2}, 1))
             await until_waiting(save)
             save.cancel()
+            await asyncio.wait([save], timeout=60)  # a liveness guard, not a speed check
+            assert save.done()  # the cancellation ended the wait: the lock is still held
+            assert waiters()  # (the helper thread still waits for it)
             with pytest.raises(asyncio.CancelledError):
                 await save
         finally:
