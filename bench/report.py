@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bench.report_planner import planner as _planner
+from bench.report_writers import writers as _writers
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> str:
@@ -64,6 +65,8 @@ def _concurrency(c: dict[str, Any]) -> str:
     out = ["## Concurrent writers\n\n"]
     if (msg := _failed(c)) is not None:
         return out[0] + msg
+    if c.get("how"):  # a section re-run on its own (not through run_all.py) says how
+        out.append(f"{c['how']}\n\n")
     out.append(
         f"Each run: N processes commit for {c['seconds_per_run']} s. `own`: each process "
         "edits its own session's plan through a bound `PlannerTool` (`update_plan`, one "
@@ -143,6 +146,8 @@ def _concurrency(c: dict[str, Any]) -> str:
         )
     if "postgresql" not in c:
         out.append("\nPostgreSQL: not available in this run.\n")
+    if "writers" in c:
+        out.append(_writers(c["writers"]))
     samples = [
         e
         for b in ("sqlite", "postgresql")
