@@ -14,8 +14,8 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
-from taskforce.store import _changes, _write
 from taskforce.store import _schema as t
+from taskforce.store import _write
 from taskforce.store._codec import (
     EncodedState,
     check_size,
@@ -63,9 +63,8 @@ def body(
         size = encoded.nbytes + nbytes(dumps(event_list, "events"))
         check_size(size, limit, f"update of session {session_id!r}")
         new_version, token = _write.save(
-            tx, session_id, encoded, version, cached, now, (), event_list
+            tx, session_id, encoded, version, cached, now, (), event_list, notify=True
         )
-        _changes.notify(tx, session_id, new_version)
         return new_version, token, encoded
 
     return run

@@ -17,11 +17,12 @@ from itertools import compress, count
 from operator import is_not
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import String, bindparam, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from taskforce.errors import SessionNotFoundError, StaleStateError
+from taskforce.store import _changes
 from taskforce.store import _schema as t
 from taskforce.store._codec import EncodedState, Memo, StepRow, dumps
 from taskforce.store._history import derive_events, encode_event
@@ -43,6 +44,13 @@ BUMP = (
     )
     .values(version=bindparam("b_new"), **_ROW)
 )
+BUMP_NOTIFY = BUMP.returning(
+    func.pg_notify(
+        bindparam("b_channel", type_=String),
+        func.concat(func.current_schema(), " ", bindparam("b_payload", type_=String)),
+    )
+)
+"""PostgreSQL: the bump and the change feed's NOTIFY (see ``_changes``) in one round trip."""
 READ = select(_s.version, _s.token).where(_s.session_id == bindparam("b_sid")).with_for_update()
 _CREATE_VALUES = {
     "session_id": bindparam("b_sid"),
@@ -169,10 +177,13 @@ def save(
     now: float,
     messages: Sequence[str],
     events: Sequence[dict[str, Any]],
+    *,
+    notify: bool = False,
 ) -> tuple[int, str]:
     """Save one state (diffing the plan against ``cached`` or the stored steps).
 
-    Returns ``(new_version, token)``.
+    Returns ``(new_version, token)``. `notify`: announce it on the change feed (on
+    PostgreSQL; sent in the bump's own round trip when the cached version holds).
 
     Raises:
         StaleStateError: ``expected`` differs from the stored version (0 means "new").
@@ -188,12 +199,20 @@ def save(
         "b_plan_meta": state.plan_meta,
     }
     old: tuple[StepRow, ...] | None = None
+    announce = notify and tx.dialect == "postgresql"
     if cached is not None and expected in (None, cached[1]) and cached[1] > 0:
         token, version = cached[0], cached[1]
-        if tx.run(BUMP, {**row, "b_old": version, "b_token": token, "b_new": version + 1}) == 1:
+        bump = {**row, "b_old": version, "b_token": token, "b_new": version + 1}
+        if announce:
+            payload = {"b_channel": _changes.CHANNEL, "b_payload": f"{version + 1} {session_id}"}
+            if len(tx.rows(BUMP_NOTIFY, {**bump, **payload})) == 1:
+                old, announce = cached[2], False
+        elif tx.run(BUMP, bump) == 1:
             old = cached[2]
     if old is None:
         version, token, old = _bump_slowly(tx, row, expected, cached)
+    if announce:
+        _changes.notify(tx, session_id, version + 1)
     write_steps(tx, session_id, old, state.steps)
     recorded = events or derive_events(old, state.steps, state.plan_meta)
     append_rows(tx, session_id, version + 1, now, messages, recorded)

@@ -206,11 +206,17 @@ class StateManager(ClaimsAPI, LogsAPI):
         now = time.time()
 
         def body(tx: Tx) -> tuple[int, str]:
-            saved = _write.save(
-                tx, session_id, encoded, expected_version, cached, now, message_rows, event_list
+            return _write.save(  # its change notice is delivered on commit only
+                tx,
+                session_id,
+                encoded,
+                expected_version,
+                cached,
+                now,
+                message_rows,
+                event_list,
+                notify=True,
             )
-            _changes.notify(tx, session_id, saved[0])  # delivered on commit only
-            return saved
 
         try:
             (version, token), cancelled = await self._db.run_tx(body)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from sqlalchemy import event
 
 from taskforce.store import Change, StateManager
 from tests.store.conftest import Backend, make_state
@@ -169,3 +170,32 @@ async def test_a_feed_stopped_by_a_cancel_scope_mid_look_leaves_no_connection_be
         assert invalidated == []
         assert looks >= 20  # the feed did look (it reports the session it was not told of)
         assert await sm.load_state("s") is not None  # the store still works
+
+
+async def test_a_postgresql_save_announces_itself_in_the_bump_round_trip(
+    shared_backend: Backend,
+) -> None:
+    if shared_backend.name != "postgres":
+        pytest.skip("NOTIFY is PostgreSQL's")
+    sm = shared_backend.make()
+    watcher = shared_backend.make()
+    await sm.save_state("a", make_state())
+    statements: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(" ".join(statement.split()))
+
+    feed = watcher.changes("a", known={"a": 1}, poll_interval=0.05)
+    first = started(feed)
+    event.listen(sm.engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        version = await sm.save_state("a", make_state(done=1), 1)  # the cached version holds
+        assert await first == [Change("a", version)]
+        fresh = await sm.update_state("a", lambda s: ({**make_state(done=2)}, []))
+        assert await take(feed, 1) == [Change("a", fresh)]
+    finally:
+        event.remove(sm.engine.sync_engine, "before_cursor_execute", seen)
+    bumps = [s for s in statements if s.startswith("UPDATE tf_sessions")]
+    assert len(bumps) == 2 and all("pg_notify" in s for s in bumps)
+    assert not [s for s in statements if s.startswith("SELECT pg_notify")]  # no extra trip
+    await feed.aclose()
