@@ -122,16 +122,17 @@ class Runner:
         On SQLite the transaction, once begun, runs to its end shielded from cancellation
         (which then takes effect): aiosqlite cannot abandon a connection mid-statement
         without leaking its open transaction and write lock (or, in memory, the database).
-        A cancellation that arrives while the write still waits for its `turn` stops the
-        wait: nothing has begun. On PostgreSQL a cancellation before the commit aborts the
-        transaction server-side; the commit itself is shielded (see :meth:`commit`).
+        That includes waiting for its `turn` among the file's writers, as it included
+        waiting in SQLite's busy handler (both bounded by the retry time). On PostgreSQL a
+        cancellation before the commit aborts the transaction server-side; the commit
+        itself is shielded (see :meth:`commit`).
         """
         if self.dialect != "sqlite":
             return await self._retrying(attempt, write)
         lock = self._lock if write or self.memory else None  # one SQLite writer per process
         async with lock or contextlib.nullcontext():
             task = asyncio.ensure_future(self._retrying(attempt, write))
-            cancelled = await settle(task, turn.abort if turn is not None else None)
+            cancelled = await settle(task)
             if cancelled is not None and (task.exception() is not None or not write):
                 raise cancelled
             result, late = task.result()

@@ -14,21 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-async def settle(
-    task: asyncio.Future[Any], on_cancel: Callable[[], None] | None = None
-) -> asyncio.CancelledError | None:
+async def settle(task: asyncio.Future[Any]) -> asyncio.CancelledError | None:
     """Wait until `task` is done, whatever cancellations arrive; the last one that arrived.
 
     The task's own outcome (a result, an exception, or its cancellation) is left in it.
     Re-raise the returned cancellation itself, not a new one: anyio recognises its cancel
-    scope's cancellations by their message. `on_cancel` is called as each cancellation
-    arrives (e.g. to stop a wait that has not begun any work yet).
+    scope's cancellations by their message.
     """
     cancelled: asyncio.CancelledError | None = None
     while not task.done():
@@ -37,8 +34,6 @@ async def settle(
         except asyncio.CancelledError as exc:
             if not task.cancelled():
                 cancelled = exc
-                if on_cancel is not None:
-                    on_cancel()
         except BaseException:  # the task failed: its exception stays in it
             pass
     return cancelled

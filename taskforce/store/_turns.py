@@ -11,14 +11,15 @@ The turn is taken and released in the thread that runs the transaction (the aios
 connection's), right around ``BEGIN IMMEDIATE`` ... ``COMMIT``: handing the lock from one
 writer to the next then wakes no event loop, which would lengthen every turn. A writer
 that has to wait does so through a helper thread blocked in ``flock``, so the wait can
-end early: when the caller is cancelled (:meth:`Turn.abort`) or after a time limit.
+end after a time limit. Like the busy handler's wait it replaces, it is part of the write,
+which runs to its end through a cancellation (see ``_runner``).
 
 SQLite's own lock stays the guard: a program that does not take this lock is still kept
 out by it; this lock only orders taskforce's writers, so they queue instead of polling.
 
 - A process that dies holding it, even SIGKILLed, releases it: the kernel closes its files.
-- A wait that is abandoned leaks nothing: the helper thread lets the lock go again if it
-  is granted after its writer gave up.
+- A wait that runs out of time leaks nothing: the helper thread lets the lock go again if
+  it is granted after its writer gave up.
 - Where it cannot be had (no ``fcntl``, e.g. Windows; a folder where no file can be
   created; a file system without locks) writers go straight to SQLite's lock, as before.
 
@@ -41,10 +42,6 @@ except ImportError:  # pragma: no cover - Windows
 
 class TurnTimeout(Exception):
     """Another writer held the lock for the whole time limit."""
-
-
-class TurnAborted(Exception):
-    """The writer was cancelled while it waited: its transaction never began."""
 
 
 class Turns:
@@ -71,25 +68,14 @@ class Turn:
         self.path = path
         self.within = within
         self._cond = threading.Condition()
-        self._aborted = False
         self._fd: int | None = None
-
-    def abort(self) -> None:
-        """Stop waiting (any thread; the caller was cancelled): :meth:`take` raises."""
-        with self._cond:
-            self._aborted = True
-            self._cond.notify_all()
 
     def take(self) -> None:
         """Wait for the lock; without a usable lock file, return at once (SQLite decides).
 
         Raises:
-            TurnAborted: :meth:`abort` was called before the lock was granted.
             TurnTimeout: the lock stayed held by another writer for ``within`` seconds.
         """
-        with self._cond:
-            if self._aborted:
-                raise TurnAborted
         if fcntl is None:  # pragma: no cover - Windows
             return
         try:
@@ -135,7 +121,7 @@ class Turn:
         waiter.start()
         deadline = time.monotonic() + self.within
         with self._cond:
-            while not outcome and not self._aborted and (left := deadline - time.monotonic()) > 0:
+            while not outcome and (left := deadline - time.monotonic()) > 0:
                 self._cond.wait(left)
             if outcome == ["granted"]:
                 return fd
@@ -143,4 +129,4 @@ class Turn:
                 os.close(fd)
                 return None  # e.g. no locks on this file system: SQLite decides alone
             outcome.append("abandoned")  # the helper closes the file when its wait ends
-            raise TurnAborted if self._aborted else TurnTimeout
+            raise TurnTimeout

@@ -92,25 +92,25 @@ async def test_a_write_waits_for_its_turn_and_goes_on_when_it_is_released(db: Pa
         assert (await sm.load_state("s")) == {**STATE, "counter": 2, "version": 2}
 
 
-async def test_a_writer_cancelled_while_waiting_writes_nothing_and_leaks_no_lock(db: Path) -> None:
-    async with StateManager(url(db), lock_retry_seconds=3600) as sm:
+async def test_a_writer_cancelled_while_waiting_still_writes_and_leaks_no_lock(db: Path) -> None:
+    # Like SQLite's own wait it replaces, the wait for a turn is part of the write, which
+    # runs to its end through a cancellation (Ctrl-C while a tool result is saved keeps it).
+    async with StateManager(url(db)) as sm:
         await sm.save_state("s", STATE)
         held = hold(db)
         try:
             save = asyncio.create_task(sm.save_state("s", {**STATE, "counter": 2}, 1))
             await until_waiting(save)
             save.cancel()
-            await asyncio.wait([save], timeout=60)  # a liveness guard, not a speed check
-            assert save.done()  # the cancellation ended the wait: the lock is still held
-            assert waiters()  # (the helper thread still waits for it)
-            with pytest.raises(asyncio.CancelledError):
-                await save
+            await asyncio.sleep(0.05)
+            assert not save.done()  # still waiting for its turn
         finally:
             os.close(held)
-        join_waiters()  # the waiting thread got the lock after its writer gave up ...
-        assert free(db)  # ... and let it go again
-        assert (await sm.load_state("s")) == {**STATE, "version": 1}
-        assert await sm.save_state("s", {**STATE, "counter": 3}, 1) == 2
+        with pytest.raises(asyncio.CancelledError, match="version 2 was committed"):
+            await save
+        join_waiters()
+        assert free(db)
+        assert (await sm.load_state("s")) == {**STATE, "counter": 2, "version": 2}
 
 
 async def test_a_turn_held_too_long_is_a_clear_error_and_leaks_no_lock(db: Path) -> None:
