@@ -172,11 +172,13 @@ async def test_a_feed_stopped_by_a_cancel_scope_mid_look_leaves_no_connection_be
         assert await sm.load_state("s") is not None  # the store still works
 
 
+@pytest.mark.parametrize(
+    "shared_backend", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
 async def test_a_postgresql_save_announces_itself_in_the_bump_round_trip(
     shared_backend: Backend,
 ) -> None:
-    if shared_backend.name != "postgres":
-        pytest.skip("NOTIFY is PostgreSQL's")
+    """NOTIFY is PostgreSQL's: this test runs on PostgreSQL only."""
     sm = shared_backend.make()
     watcher = shared_backend.make()
     await sm.save_state("a", make_state())
