@@ -229,14 +229,18 @@ class Run:
             EventKind.TOOL_RESULT, id=item.call.id, name=item.call.name,
             success=bool(result.get("success")), result=result,
         )  # fmt: skip
+        await self._announce()
+        events = item.change.events if item.change is not None else ()  # the planner's history
+        await self.session.save(events=events, plan=self.plan, status=AgentStatus.RUNNING.value)
+
+    async def _announce(self) -> None:
+        """Tell the UI about the plan (a ``plan_updated`` event) when it changed."""
         plan = self.plan
         if self.watch.announce(plan):
             await self._emit(
                 EventKind.PLAN_UPDATED, markdown=plan.render(), version=plan.version,
                 current_step=planning.current_step(plan),
             )  # fmt: skip
-        events = item.change.events if item.change is not None else ()  # the planner's history
-        await self.session.save(events=events, plan=plan, status=AgentStatus.RUNNING.value)
 
     def _remember(self, item: Prepared, result: dict[str, Any]) -> None:
         """Keep a short text of a tool's result, to recite with the plan."""
@@ -349,13 +353,9 @@ class Run:
         if not numbers:
             return ()
         _, change = await self.wiring.planner.run(SetStatus(numbers, note=prompts.ANSWERED))
-        if change is None or not self.watch.announce(change.plan):
+        if change is None:
             return ()
-        plan = change.plan
-        await self._emit(
-            EventKind.PLAN_UPDATED, markdown=plan.render(), version=plan.version,
-            current_step=planning.current_step(plan),
-        )  # fmt: skip
+        await self._announce()
         return change.events
 
     async def abandon(self, error: BaseException) -> None:
