@@ -19,7 +19,8 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -208,3 +209,27 @@ class PgDatabase:
     async def drop(self) -> None:
         """Drop the database (terminating leftover connections)."""
         await self._exec(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+@asynccontextmanager
+async def databases(
+    workdir: Path, filename: str, pg_url: str | None
+) -> AsyncIterator[dict[str, str]]:
+    """``{"sqlite": url}`` of `filename` in `workdir`, plus ``"postgresql"``: a throwaway
+    database on the server at `pg_url` when given; each upgraded, the PostgreSQL one dropped
+    on the way out."""
+    from taskforce.store import StateManager
+
+    await asyncio.to_thread(workdir.mkdir, parents=True, exist_ok=True)
+    urls = {"sqlite": f"sqlite+aiosqlite:///{workdir / filename}"}
+    pg = PgDatabase(pg_url) if pg_url else None
+    try:
+        if pg is not None:
+            urls["postgresql"] = await pg.create()
+        for url in urls.values():
+            async with StateManager(url) as sm:
+                await sm.upgrade()
+        yield urls
+    finally:
+        if pg is not None:
+            await pg.drop()

@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import PgDatabase, machine
+from bench._common import databases, machine
 from bench._interleave import ratio_summary
 from taskforce.plan import Plan
 from taskforce.store import StateManager
@@ -226,25 +226,14 @@ async def main() -> None:
     parser.add_argument("--steps", default=",".join(map(str, STEPS)), help="plan sizes")
     parser.add_argument("--out", type=Path, default=None, help="also write the Markdown here")
     args = parser.parse_args()
-    args.workdir.mkdir(parents=True, exist_ok=True)
     load_before = [round(x, 2) for x in os.getloadavg()]
-    pg = PgDatabase(args.pg) if args.pg else None
-    urls = {"sqlite": f"sqlite+aiosqlite:///{args.workdir / f'claims-{uuid.uuid4().hex[:6]}.db'}"}
-    if pg is not None:
-        urls["postgresql"] = await pg.create()
     rows = []
-    try:
-        for url in urls.values():
-            async with StateManager(url) as sm:
-                await sm.upgrade()
+    async with databases(args.workdir, f"claims-{uuid.uuid4().hex[:6]}.db", args.pg) as urls:
         for steps in (int(n) for n in args.steps.split(",")):
             for backend, processes in CONFIGS:
                 if backend in urls:
                     row = await measure(urls[backend], processes, args.seconds, args.rounds, steps)
                     rows.append({"steps": steps, "backend": backend, **row})
-    finally:
-        if pg is not None:
-            await pg.drop()
     result = {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "command": " ".join(["python bench/bench_claims.py", *sys.argv[2:]]),

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # Workers of bench_writers.py may import an older taskforce tree instead of this one.
 sys.path.insert(0, os.environ.get("TASKFORCE_BENCH_SRC") or sys.path[0])
 
-from bench._common import PgDatabase, run
+from bench._common import databases, run
 from taskforce.errors import StaleStateError
 from taskforce.store import StateManager
 from taskforce.tools.planner import PlannerTool
@@ -206,23 +206,13 @@ async def main() -> dict[str, Any]:
     parser.add_argument("--pg", default=None)
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
-    args.workdir.mkdir(parents=True, exist_ok=True)
-    backends = {"sqlite": f"sqlite+aiosqlite:///{args.workdir / 'concurrency.db'}"}
-    pg = PgDatabase(args.pg) if args.pg else None
-    if pg is not None:
-        backends["postgresql"] = await pg.create()
     out: dict[str, Any] = {"seconds_per_run": args.seconds}
-    try:
+    async with databases(args.workdir, "concurrency.db", args.pg) as backends:
         for name, url in backends.items():
-            async with StateManager(url) as sm:
-                await sm.upgrade()
             out[name] = {
                 mode: [await measure(url, mode, n, args.seconds) for n in PROCESSES]
                 for mode in ("own", "shared", "planner")
             }
-    finally:
-        if pg is not None:
-            await pg.drop()
     return out
 
 

@@ -24,10 +24,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import PgDatabase, run
+from bench._common import databases, run
 from bench._interleave import ratio_summary
 from bench.bench_concurrency import measure
-from taskforce.store import StateManager
 
 
 def _tree(path: str) -> str:
@@ -90,20 +89,10 @@ async def main() -> dict[str, Any]:
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--processes", type=int, default=8)
     args = parser.parse_args()
-    args.workdir.mkdir(parents=True, exist_ok=True)
-    backends = {"sqlite": f"sqlite+aiosqlite:///{args.workdir / 'writers.db'}"}
-    pg = PgDatabase(args.pg) if args.pg else None
-    if pg is not None:
-        backends["postgresql"] = await pg.create()
     out: dict[str, Any] = {"loadavg_at_start": _load()}
-    try:
+    async with databases(args.workdir, "writers.db", args.pg) as backends:
         for name, url in backends.items():
-            async with StateManager(url) as sm:
-                await sm.upgrade()
             out[name] = await compare(url, args.baseline, args.rounds, args.seconds, args.processes)
-    finally:
-        if pg is not None:
-            await pg.drop()
     out["loadavg_at_end"] = _load()
     return out
 
