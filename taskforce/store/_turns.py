@@ -67,7 +67,6 @@ class Turn:
     def __init__(self, path: Path, within: float) -> None:
         self.path = path
         self.within = within
-        self._cond = threading.Condition()
         self._fd: int | None = None
 
     def take(self) -> None:
@@ -101,6 +100,7 @@ class Turn:
     def _wait(self, fd: int) -> int | None:
         """Block until the helper thread is granted the lock: `fd`, or None if flock failed."""
         outcome: list[str] = []  # "granted" / "failed" from the helper, or "abandoned"
+        cond = threading.Condition()
 
         def helper() -> None:
             assert fcntl is not None
@@ -109,20 +109,20 @@ class Turn:
                 result = "granted"
             except OSError:
                 result = "failed"
-            with self._cond:
+            with cond:
                 if outcome:  # the writer gave up meanwhile: let the lock go at once
                     os.close(fd)
                     return
                 outcome.append(result)
-                self._cond.notify_all()
+                cond.notify_all()
 
         waiter = threading.Thread(target=helper, name="taskforce-turn")
         waiter.daemon = True  # never keeps the process alive
         waiter.start()
         deadline = time.monotonic() + self.within
-        with self._cond:
+        with cond:
             while not outcome and (left := deadline - time.monotonic()) > 0:
-                self._cond.wait(left)
+                cond.wait(left)
             if outcome == ["granted"]:
                 return fd
             if outcome == ["failed"]:
