@@ -110,7 +110,8 @@ def model_factory(options: EvalOptions) -> ModelFactory:
 
 def run_eval(options: EvalOptions, console: Console) -> int:
     """Run (or resume) the evaluation; print tables; write JSON and the report. Exit code."""
-    from taskforce.evals import ResultStore, RunSettings, evaluate, load_suite
+    from taskforce.evals import REFERENCE, ResultStore, RunSettings, evaluate, load_suite
+    from taskforce.evals.engine import DEFAULT_MAX_TOKENS
 
     command = command_line(options)
     if options.report_only:
@@ -122,8 +123,10 @@ def run_eval(options: EvalOptions, console: Console) -> int:
     suite = load_suite(options.suite)
     settings = RunSettings(options.max_steps, options.timeout, options.context_window)
     store = ResultStore(options.results)
-    meta = {"argv": command, "temperature": 0.0, "setup": options.setup or ""}
+    meta: dict[str, Any] = {"argv": command, "temperature": 0.0, "setup": options.setup or ""}
     factory = model_factory(options)
+    if (options.model or "offline").strip().lower() not in (REFERENCE, "offline"):
+        meta["max_tokens"] = DEFAULT_MAX_TOKENS  # litellm_factory's cap on a reply
     with _progress(console, options.plain) as on_progress:
         result = asyncio.run(
             evaluate(

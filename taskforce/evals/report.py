@@ -130,7 +130,8 @@ def _facts(records: Sequence[RunRecord]) -> list[str]:
     models = ", ".join(f"`{m}`" for m in dict.fromkeys(r.key.model for r in records))
     return [
         f"- commands: {values('argv')}",
-        f"- model: {models}; setup: {values('setup')}; temperature: {values('temperature')}",
+        f"- model: {models}; setup: {values('setup')}; temperature: {values('temperature')}; "
+        f"output tokens per reply at most: {values('max_tokens')}",
         f"- limits: {'; '.join(settings) or 'not recorded'}",
         f"- code: commit {values('commit')}; machine: {values('machine')}; "
         f"Python {values('python')}",

@@ -85,7 +85,9 @@ def test_a_litellm_model_over_http(db_url: str, tmp_path: Path) -> None:
         )  # fmt: skip
         assert run.returncode == 0, run.stderr
         assert server.requests[0].body["temperature"] == 0
+        assert server.requests[0].body["max_tokens"] == 1024  # a runaway reply is bounded
     (record,) = json.loads((tmp_path / "r.json").read_text())["runs"]
     assert record["solved"] and record["input_tokens"] == 640 and record["output_tokens"] == 29
+    assert record["meta"]["max_tokens"] == 1024  # the report states the cap
     assert record["key"]["model"] == "openai/tiny"
     assert "1/1 weather-lisbon [none#0]: solved" in run.stderr  # plain progress off a terminal
