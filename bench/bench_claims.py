@@ -66,6 +66,7 @@ async def _run(
     done: list[int] = []
     latencies: list[float] = []
     errors: list[str] = []
+    dry = False
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         try:
@@ -73,8 +74,8 @@ async def _run(
             if contender == "claims":
                 claim = await sm.claim_step(session_id, owner, lease=600)
                 latencies.append(time.perf_counter() - began)
-                if claim is None:
-                    errors.append("ran dry")
+                if claim is None:  # every step is taken: the plan was too small for S seconds
+                    dry = True
                     break
                 await sm.finish_step(session_id, claim.step.id, owner, "DONE", owner)
                 done.append(claim.number)
@@ -84,7 +85,7 @@ async def _run(
                 done.append(0)
         except Exception as exc:
             errors.append(f"{type(exc).__name__}: {exc}"[:200])
-    return {"done": done, "latencies": latencies, "errors": errors}
+    return {"done": done, "latencies": latencies, "errors": errors, "dry": dry}
 
 
 def _bump(current: dict[str, Any] | None) -> tuple[dict[str, Any], list[Any]]:
@@ -160,6 +161,7 @@ async def measure(
                             "p50_ms": _pct(latencies, 0.5),
                             "p99_ms": _pct(latencies, 0.99),
                             "errors": sum(len(res["errors"]) for res in results),
+                            "dry": any(res.get("dry") for res in results),
                         }
                     )
     finally:
@@ -180,6 +182,7 @@ async def measure(
         "commits_per_s": round(statistics.median(c["per_s"] for c in commits), 1),
         "commit_p99_ms": statistics.median(c["p99_ms"] for c in commits),
         "errors": sum(c["errors"] for c in claims + commits),
+        "dry_rounds": sum(c.get("dry", False) for c in claims),
         **dict(checks),
     }
 
@@ -198,12 +201,14 @@ def render(result: dict[str, Any]) -> str:
         "alternating order per round. `claims` = claim_step + finish_step on one shared "
         "plan; `commits` = the store's plain update_state on one session (same lock). "
         "The ratio is per round (median [q1, q3]); absolute figures are this machine "
-        "under the load shown.",
+        'under the load shown. A round "ran dry" when its workers took every step before '
+        "the time was up: its claims/s then measures the plan's size, not the speed (use "
+        "more steps or fewer seconds).",
         "",
         "| plan steps | backend | workers | claims/s ÷ commits/s | claims/s | claim p50 ms "
         "| claim p99 ms "
-        "| commits/s | double claims | lost | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| commits/s | double claims | lost | errors | rounds ran dry |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in result["rows"]:
         r = row["claims_per_s_vs_commits"]
@@ -212,7 +217,7 @@ def render(result: dict[str, Any]) -> str:
             f"| {r['median']} [{r['q1']}, {r['q3']}] "
             f"| {row['claims_per_s']} | {row['claim_p50_ms']} | {row['claim_p99_ms']} "
             f"| {row['commits_per_s']} | {row.get('double_claims', 0)} | {row.get('lost', 0)} "
-            f"| {row['errors']} |"
+            f"| {row['errors']} | {row.get('dry_rounds', '?')} |"
         )
     return "\n".join(lines) + "\n"
 
