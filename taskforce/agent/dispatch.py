@@ -24,7 +24,7 @@ from taskforce.errors import ToolInputError
 from taskforce.models.base import Message, ToolCall
 from taskforce.plan.requests import PlanRequest
 from taskforce.tools.arguments import ArgumentsError, decode_arguments
-from taskforce.tools.base import ToolProtocol, error_result
+from taskforce.tools.base import ToolProtocol, error_result, is_read_only
 from taskforce.tools.planner import PlannerTool
 from taskforce.tools.planner_calls import PlanChange
 
@@ -52,6 +52,8 @@ class Prepared:
     change: PlanChange | None = None
     reused: bool = False
     """A repeat answered with an earlier successful run that now counts as a step's work."""
+    read_only: bool = False
+    """The tool says its calls change nothing (they leave earlier results current)."""
 
 
 ResultHandler = Callable[[Prepared, dict[str, Any]], Awaitable[None]]
@@ -74,8 +76,8 @@ def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
     if not isinstance(args, dict):
         msg = f"The arguments must be a JSON object, not {type(args).__name__}."
         return Prepared(call, {}, error_result(msg, "malformed_arguments"))
-    item = Prepared(call, args, signature=signature(call.name, args))
     tool = tools[call.name]
+    item = Prepared(call, args, signature=signature(call.name, args), read_only=is_read_only(tool))
     if isinstance(tool, PlannerTool):
         try:
             item.request = tool.decode(args)

@@ -1,7 +1,11 @@
 """Guards against the ways small models go wrong: loops, floods, early finishes.
 
 * :class:`CallGuard` answers a call the model already made (same tool, same arguments) with
-  the earlier result instead of running it again, answers calls beyond the per-turn cap
+  the earlier result instead of running it again, as long as that result is current. A
+  successful call of a tool that is not ``read_only`` is an action that may have changed
+  the world: a read made before it (a ``read_only`` tool's call) runs again, and so does
+  a call that failed before it. The same action is never run twice in one run (a tool
+  not marked ``read_only`` counts as an action). It answers calls beyond the per-turn cap
   with an error, and holds back other tools until a plan exists when one is required.
   With ``require_work`` it also refuses to mark a step done when no other tool ran since
   the plan was made or the last step was finished (the second refusal skips the step).
@@ -47,7 +51,8 @@ class CallGuard:
         self._runs = 0  # non-planner calls run since the plan was made
         self._backed = 0  # steps needing a tool marked done since the plan was made
         self._refused: set[str] = set()  # ids of steps refused since the last work
-        self._seen: dict[str, dict[str, Any]] = {}
+        self._seen: dict[str, dict[str, Any]] = {}  # results that are still current
+        self._actions: set[str] = set()  # successful calls of tools that are not read-only
         self._answering = False  # this turn was asked for an answer without tools
         self.stuck = False
         """Told to answer without tools, the model's turn only repeated earlier calls."""
@@ -150,8 +155,18 @@ class CallGuard:
         return self._work > 0
 
     def record(self, item: Prepared, result: Mapping[str, Any]) -> None:
-        """Remember the result of a call that actually ran."""
+        """Remember the result of a call that actually ran.
+
+        A success of a tool that is not read-only is an action: it may have changed the
+        world, so the results it could make stale are forgotten (reads, and failures that
+        the change may have fixed). Actions themselves are kept: the same action is not
+        run twice in one run.
+        """
         if item.preset is None and item.duplicate_of is None and item.signature:
+            acted = result.get("success") is not False and not item.read_only
+            if acted and not _planner(item):
+                self._seen = {k: v for k, v in self._seen.items() if k in self._actions}
+                self._actions.add(item.signature)
             self._seen[item.signature] = _shorten(result)
 
     def nudge(self) -> bool:

@@ -22,6 +22,11 @@ class ToolProtocol(Protocol):
 
     `execute` never raises on bad input: it returns
     `{"success": False, "error": "...", "error_type": "..."}`.
+
+    A tool may also have a ``read_only`` attribute: True when its calls change nothing
+    (a lookup, a read, arithmetic). The agent then knows its calls do not make earlier
+    results stale (see :func:`is_read_only`). Without it, every successful call may have
+    changed the world.
     """
 
     @property
@@ -100,6 +105,11 @@ def tool_spec_size(tool: ToolProtocol) -> int:
     """Characters of the definition the model sees: description + compact JSON schema."""
     schema = json.dumps(tool.parameters_schema, separators=(",", ":"), ensure_ascii=False)
     return len(tool.description) + len(schema)
+
+
+def is_read_only(tool: object) -> bool:
+    """Whether `tool` says its calls change nothing (its optional ``read_only`` is True)."""
+    return getattr(tool, "read_only", False) is True
 
 
 def error_result(message: str, error_type: str = "invalid_input") -> dict[str, Any]:

@@ -139,4 +139,4 @@ def _shown(node: ast.AST) -> str:
 
 def calculator_tool() -> FunctionTool:
     """The `calculator` tool (a :class:`FunctionTool` over :func:`calculate`)."""
-    return FunctionTool(calculate, name="calculator")
+    return FunctionTool(calculate, name="calculator", read_only=True)

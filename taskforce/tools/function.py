@@ -19,7 +19,8 @@ class FunctionTool:
     """Wrap `fn` (sync or async) so it satisfies :class:`~taskforce.tools.base.ToolProtocol`.
 
     The parameters are validated with pydantic from the type hints; the first paragraph
-    of the docstring is the description unless one is given. The result is
+    of the docstring is the description unless one is given. `read_only`: calls change
+    nothing (a lookup, a read), so they do not make earlier results stale. The result is
     `{"success": True, "output": <return value>}`; an exception raised by `fn` becomes
     `{"success": False, ...}` (raise :class:`ToolInputError` for a fix-it message).
     """
@@ -33,6 +34,7 @@ class FunctionTool:
         requires_approval: bool = False,
         approval_risk_level: ApprovalRiskLevel = ApprovalRiskLevel.LOW,
         supports_parallelism: bool = True,
+        read_only: bool = False,
     ) -> None:
         self._fn = fn
         self.name = name or fn.__name__
@@ -41,6 +43,7 @@ class FunctionTool:
         self.requires_approval = requires_approval
         self.approval_risk_level = approval_risk_level
         self.supports_parallelism = supports_parallelism
+        self.read_only = read_only
         self._args_model = _args_model(fn, self.name)
         schema: dict[str, Any] = compact_schema(self._args_model.model_json_schema())
         schema.pop("description", None)

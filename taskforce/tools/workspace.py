@@ -108,8 +108,8 @@ class Workspace:
         """`write_file`, `read_file`, `list_files` and `add_note` as tools over this folder."""
         return [
             FunctionTool(self.write_file, supports_parallelism=False),
-            FunctionTool(self.read_file),
-            FunctionTool(self.list_files),
+            FunctionTool(self.read_file, read_only=True),
+            FunctionTool(self.list_files, read_only=True),
             FunctionTool(self.add_note, supports_parallelism=False),
         ]
 

@@ -13,7 +13,7 @@ WEATHER = {"oslo": "4°C, rain", "rome": "19°C, sunny", "paris": "12°C, cloudy
 
 
 def make_tools() -> tuple[list[FunctionTool], dict[str, Any]]:
-    """calculator, weather and notes tools, plus a log of what they did."""
+    """calculator and weather (read-only) and notes tools, plus a log of what they did."""
     log: dict[str, Any] = {"calls": [], "notes": []}
 
     def calculator(expression: str) -> float:
@@ -35,7 +35,8 @@ def make_tools() -> tuple[list[FunctionTool], dict[str, Any]]:
         log["notes"].append(text)
         return f"saved note {len(log['notes'])}"
 
-    return [FunctionTool(calculator), FunctionTool(weather), FunctionTool(notes)], log
+    tools = [FunctionTool(calculator, read_only=True), FunctionTool(weather, read_only=True)]
+    return [*tools, FunctionTool(notes)], log
 
 
 class Events:

@@ -3,15 +3,18 @@ broken copies of it do not, so no checker is vacuous."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
 
 from taskforce.evals import Mission, RunSettings
 from taskforce.evals.builtin import SUITE
+from taskforce.evals.builtin.world import READ_ONLY
 from taskforce.evals.reference import reference_script
 from taskforce.evals.runner import run_key, run_mission
 from taskforce.testing import ScriptedModel, call, reply
+from taskforce.tools.base import is_read_only
 from tests.evals.helpers import NONE, PLANNER, run_script
 
 MISSIONS = {m.id: m for m in SUITE.missions}
@@ -148,3 +151,28 @@ async def test_a_single_step_mission_asks_the_model_the_same_in_both_arms(
         assert record.solved and record.plan_steps == 0, (arm.name, record.reason)
         seen.append([(r.messages, r.tools) for r in model.requests])
     assert seen[0] == seen[1]
+
+
+async def test_the_tools_marked_read_only_change_nothing_and_the_others_do() -> None:
+    """Every call of every reference solution, run on its mission's world: a read-only
+    tool leaves the world as it was; each tool that is not read-only changed it once."""
+    changed: dict[str, bool] = {}
+    for mission in SUITE.missions:
+        world = mission.world()
+        tools = {t.name: t for t in world.tools()}
+        for turn in mission.reference:
+            for tool_call in turn.tool_calls:
+                tool = tools[tool_call.name]
+                before = world.snapshot()
+                await tool.execute(**json.loads(tool_call.arguments))
+                same = world.snapshot() == before
+                if is_read_only(tool):
+                    assert same, f"{mission.id}: {tool.name} is read-only but changed the world"
+                else:
+                    changed[tool.name] = changed.get(tool.name, False) or not same
+    assert changed and all(changed.values()), changed  # no tool is left unmarked by mistake
+    assert set(changed) | READ_ONLY >= {n for m in SUITE.missions for n in _names(m)}
+
+
+def _names(mission: Mission) -> set[str]:
+    return {t.name for t in mission.world().tools()}

@@ -94,7 +94,11 @@ class ToyWorld:
 
     def tools(self) -> list[ToolProtocol]:
         """The tools of this world's kits."""
-        return [FunctionTool(fn) for kit in self.kits for fn in KITS[kit](self)]
+        return [
+            FunctionTool(fn, read_only=fn.__name__ in READ_ONLY)
+            for kit in self.kits
+            for fn in KITS[kit](self)
+        ]
 
     def snapshot(self) -> dict[str, Any]:
         """The state, for transcripts."""
@@ -227,3 +231,9 @@ KITS: dict[str, Callable[[ToyWorld], list[Callable[..., Any]]]] = {
     "calendar": lambda w: [w.add_event, w.list_events],
 }
 """Kit name -> the world's methods that become its tools."""
+
+READ_ONLY = frozenset(
+    {"calculator", "convert_currency", "convert_units", "get_weather", "read_note"}
+    | {"list_notes", "find_contact", "read_file", "list_files", "list_events"}
+)
+"""The tools that change nothing (the others save, send, write or add)."""
