@@ -18,7 +18,6 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
 from itertools import compress, count
 from operator import is_not
 from types import MappingProxyType
@@ -27,6 +26,7 @@ from typing import Any
 from taskforce.plan.changes import edit_steps, replace_steps, set_status
 from taskforce.plan.checklist import ChecklistLine, checklist, line_text, render
 from taskforce.plan.limits import DEFAULT_LIMITS, PlanLimits
+from taskforce.plan.once import once
 from taskforce.plan.specs import NewStep
 from taskforce.plan.state import STEP_KEYS, read_state, write_state
 from taskforce.plan.step import AGENT, NO_EXTRA, Actor, Step, StepStatus
@@ -195,7 +195,7 @@ class Plan:
         """The plan's lifecycle status (see :func:`lifecycle_status`), computed once."""
         return self._status
 
-    @cached_property
+    @once
     def _status(self) -> str:
         done, failed, started = self._counts
         stuck = failed > 0 and not any(
@@ -288,7 +288,7 @@ class Plan:
         hint = self.__dict__.get("_hint")
         return self.__dict__.get("_changed") if hint is not None and hint[0] is steps else None
 
-    @cached_property
+    @once
     def _counts(self) -> tuple[int, int, int]:
         """(finished, failed, started) step counts; from a derived plan's changed steps."""
         old_steps, _, _, counts = self.__dict__.get("_hint", ((), {}, None, None))
@@ -310,7 +310,7 @@ class Plan:
                     started += sign * (step.status is not StepStatus.PENDING)
         return finished, failed, started
 
-    @cached_property
+    @once
     def _lines(self) -> tuple[str, ...]:
         """The checklist's Markdown lines, reusing those that cannot have changed.
 
@@ -342,7 +342,7 @@ class Plan:
         text = line_text(step, waits, rollup=done)
         return ChecklistLine(index + 1, step.status, text, depth).markdown()
 
-    @cached_property
+    @once
     def _line_keys(self) -> dict[str, tuple[tuple[int, ...], tuple[int, int] | None, int]]:
         """What a step's line shows besides the step: its blockers, sub-step count, depth."""
         blocking, children, steps = self._blocking, self._children, self.steps
@@ -353,27 +353,27 @@ class Plan:
             s.id: (blocking.get(s.id, ()), rollup(s, steps, children), deep[s.id]) for s in steps
         }
 
-    @cached_property
+    @once
     def _rendered(self) -> str:
         return "\n".join(self._lines) if self.steps else render(self)
 
-    @cached_property
+    @once
     def _positions(self) -> dict[str, int]:
         return {step.id: index for index, step in enumerate(self.steps)}
 
-    @cached_property
+    @once
     def _by_id(self) -> dict[str, Step]:
         return {step.id: step for step in self.steps}
 
-    @cached_property
+    @once
     def _children(self) -> dict[str, tuple[int, ...]]:
         return children_map(self.steps)
 
-    @cached_property
+    @once
     def _depths(self) -> dict[str, int]:
         return depths(self.steps)
 
-    @cached_property
+    @once
     def _blocking(self) -> dict[str, tuple[int, ...]]:
         """For each blocked step's id, the numbers of the unfinished steps it waits for."""
         positions = self._positions
