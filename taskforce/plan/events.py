@@ -95,6 +95,12 @@ def step_moved(
         kind = STEP_EVENT[StepStatus.parse(status)]
     except ValueError:
         return None  # not a step status: nothing this vocabulary can say
+    return _moved(kind, step_id, number, previous, status, note)
+
+
+def _moved(
+    kind: str, step_id: str, number: int, previous: str, status: str, note: str | None
+) -> Event:
     return {
         "kind": kind,
         "step_id": step_id,
@@ -136,8 +142,8 @@ def _step_change(before: Step | None, after: Step, number: int) -> Event | None:
         if before is not None and before.note != after.note:
             return step_noted(after.id, number, after.status.value, after.note)
         return None
-    event = step_moved(after.id, number, was.value, after.status.value, after.note)
-    assert event is not None  # a Step's status is always a StepStatus
+    status = after.status
+    event = _moved(STEP_EVENT[status], after.id, number, was.value, status.value, after.note)
     if after.owner is not None:
         event["owner"] = after.owner
     duration = after.duration_seconds()
