@@ -120,6 +120,11 @@ _USES: dict[str, frozenset[str]] = {
     "read_plan": frozenset(),
     "update_plan": frozenset({"add_steps", "insert_at", "remove_indices", "step_index", "text"}),
 }
+_PARAMETERS = frozenset(PlannerArgs.model_fields) - {"action"}
+_OTHERS = {  # per action, the parameters it does not use, in the order of PlannerArgs
+    action: tuple(name for name in PlannerArgs.model_fields if name in _PARAMETERS - uses)
+    for action, uses in _USES.items()
+}
 
 
 def parse_args(params: dict[str, Any]) -> PlannerArgs:
@@ -135,10 +140,9 @@ def parse_args(params: dict[str, Any]) -> PlannerArgs:
         args = PlannerArgs.model_validate(_given(params, action))
     except ValidationError as exc:
         raise ToolInputError(_describe(exc)) from exc
+    given = args.model_fields_set  # a parameter not given is None: never stray
     stray = [
-        name
-        for name in PlannerArgs.model_fields
-        if name != "action" and name not in _USES[action] and getattr(args, name) not in (None, [])
+        name for name in _OTHERS[action] if name in given and getattr(args, name) not in (None, [])
     ]
     if stray:
         raise ToolInputError(f"parameter {stray[0]!r} does not apply to {action}")
@@ -160,7 +164,7 @@ def _given(params: dict[str, Any], action: str) -> dict[str, Any]:
     """The parameters actually given: nulls, and placeholders the action has no use for, go."""
     uses = _USES[action]
     given = {k: v for k, v in params.items() if v is not None}
-    for name in [k for k in given if k != "action" and k in PlannerArgs.model_fields]:
+    for name in [k for k in given if k in _PARAMETERS]:
         value = given[name]
         unused = name not in uses or (
             name == "insert_at" and _placeholder("add_steps", given.get("add_steps"))
@@ -172,8 +176,9 @@ def _given(params: dict[str, Any], action: str) -> dict[str, Any]:
             "insert_at 0 is out of bounds: steps are numbered from 1, so it must be >= 1 "
             "(insert_at 1 adds at the start; null adds at the end)"
         )
-    placeholders = all(_placeholder(k, given.get(k)) for k in ("step_index", "text"))
-    if action == "update_plan" and placeholders:  # no rewording asked for
+    if action == "update_plan" and all(  # no rewording asked for
+        _placeholder(k, given.get(k)) for k in ("step_index", "text")
+    ):
         given.pop("step_index", None)
         given.pop("text", None)
     return given

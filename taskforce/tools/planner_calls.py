@@ -79,7 +79,7 @@ def decode(params: dict[str, Any], limits: PlanLimits) -> PlanRequest:
     if args.action == "mark_done":
         if not args.step_index:
             raise PlanError("step_index is required for mark_done: the step number, from 1")
-        status = StepStatus(args.status or StepStatus.DONE.value)
+        status = StepStatus.DONE if args.status is None else StepStatus(args.status)
         note = clean_note(args.note, limits.max_note)
         return SetStatus(tuple(dict.fromkeys(args.step_index)), status, note)
     reword = None
