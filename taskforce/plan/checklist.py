@@ -53,8 +53,13 @@ class ChecklistLine:
 
     def markdown(self) -> str:
         """The task-list line (``- [x] 1. Research — found 3 sources``), indented by depth."""
-        box = "[x]" if self.status.is_finished else "[ ]"
-        return f"{'  ' * self.depth}- {box} {self.number}. {self.text}"
+        return markdown_line(self.number, self.status, self.text, self.depth)
+
+
+def markdown_line(number: int, status: StepStatus, text: str, depth: int = 0) -> str:
+    """The task-list line of step `number` (what :meth:`ChecklistLine.markdown` gives)."""
+    box = "[x]" if status.is_finished else "[ ]"
+    return f"{'  ' * depth}- {box} {number}. {text}"
 
 
 def line_text(

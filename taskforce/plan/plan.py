@@ -15,16 +15,15 @@ IN_PROGRESS per owner (the session's own agent, owner None, is one owner).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import compress, count
-from operator import is_not
 from types import MappingProxyType
 from typing import Any
 
+from taskforce.plan import derive
 from taskforce.plan.changes import edit_steps, replace_steps, set_status
-from taskforce.plan.checklist import ChecklistLine, checklist, line_text, render
+from taskforce.plan.checklist import ChecklistLine, checklist, render
 from taskforce.plan.limits import DEFAULT_LIMITS, PlanLimits
 from taskforce.plan.once import once
 from taskforce.plan.specs import NewStep
@@ -230,8 +229,8 @@ class Plan:
         `actor` may change only steps nobody else holds; a named actor that starts a step
         owns it. Parents follow their sub-steps (see :mod:`~taskforce.plan.tree`).
         """
-        new = set_status(self, indices, status, note, limits, now, actor)[0]
-        return self._derive(new, in_place=True)
+        new, changed = set_status(self, indices, status, note, limits, now, actor)
+        return derive.hand_down(self, new, in_place=True, changed=changed)
 
     def edited(
         self,
@@ -253,101 +252,33 @@ class Plan:
         is not removed; a step held by another owner is not removed.
         """
         edit = edit_steps(self, add, insert_at, remove, reword, limits, now, actor)
-        return self._derive(edit)
+        return derive.hand_down(self, edit)
 
-    # ---- computed once per plan ------------------------------------------------------
-
-    def _derive(self, new: Plan, in_place: bool = False) -> Plan:
-        """Let `new` (made from this plan) reuse this plan's rendered lines.
-
-        The hint holds the old plan's steps and caches (what it has computed), never the
-        old plan itself, so no chain of old plans is kept alive. `in_place`: `new` only
-        changed steps where they are (same ids, parents and dependencies: a status
-        change), so it shares this plan's maps and knows which positions changed.
-        """
-        if new is not self:  # a frozen dataclass: the hint goes in its cache slots
-            new.__dict__["_hint"] = (
-                self.steps,
-                self._line_keys,
-                self.__dict__.get("_lines"),
-                self.__dict__.get("_counts"),
-            )
-            if in_place:
-                for name in ("_positions", "_children", "_depths"):
-                    if name in self.__dict__:
-                        new.__dict__[name] = self.__dict__[name]
-                changed = compress(count(), map(is_not, self.steps, new.steps))
-                new.__dict__["_changed"] = tuple(changed)
-        return new
+    # ---- computed once per plan (see plan/derive.py) ---------------------------------
 
     def changed_from(self, steps: tuple[Step, ...]) -> tuple[int, ...] | None:
         """Positions of the steps that differ from `steps`, if changed in place from them.
 
         None unless this plan was made from a plan of `steps` by changing steps in place.
         """
-        hint = self.__dict__.get("_hint")
-        return self.__dict__.get("_changed") if hint is not None and hint[0] is steps else None
+        return derive.changed_from(self, steps)
 
     @once
-    def _counts(self) -> tuple[int, int, int]:
-        """(finished, failed, started) step counts; from a derived plan's changed steps."""
-        old_steps, _, _, counts = self.__dict__.get("_hint", ((), {}, None, None))
-        changed: Iterable[tuple[Any, Step]]
-        moved = self.changed_from(old_steps)
-        if counts is None or len(old_steps) != len(self.steps):
-            counts = (0, 0, 0)
-            changed = zip((_NOTHING,) * len(self.steps), self.steps, strict=True)
-        elif moved is not None:
-            changed = ((old_steps[p], self.steps[p]) for p in moved)
-        else:
-            changed = ((a, b) for a, b in zip(old_steps, self.steps, strict=True) if a is not b)
-        finished, failed, started = counts
-        for before, after in changed:
-            for step, sign in ((before, -1), (after, 1)):
-                if step is not _NOTHING:
-                    finished += sign * step.status.is_finished
-                    failed += sign * (step.status is StepStatus.FAILED)
-                    started += sign * (step.status is not StepStatus.PENDING)
-        return finished, failed, started
+    def _counts(self) -> derive.Counts:
+        """(finished, failed, started) step counts."""
+        return derive.counts(self)
 
     @once
     def _lines(self) -> tuple[str, ...]:
-        """The checklist's Markdown lines, reusing those that cannot have changed.
-
-        A step that is the same object at the same number, waiting for the same steps,
-        keeps its line from the plan this one was derived from: marking one step done
-        re-renders one line (and those of the steps that waited for it).
-        """
-        old_steps, old_keys, old_lines, _ = self.__dict__.get("_hint", ((), {}, None, None))
-        keys, moved = self._line_keys, self.changed_from(old_steps)
-        if old_lines is not None and moved is not None:  # only the changed lines
-            positions, lines = self._positions, list(old_lines)
-            shifted = (s for s in keys.keys() | old_keys.keys() if keys.get(s) != old_keys.get(s))
-            for index in {*moved, *(positions[s] for s in shifted)}:
-                lines[index] = self._line(index, keys)
-            return tuple(lines)
-        reuse = len(old_steps) if old_lines is not None else 0
-        return tuple(
-            old_lines[index]
-            if index < reuse
-            and old_steps[index] is step
-            and old_keys.get(step.id) == keys.get(step.id)
-            else self._line(index, keys)
-            for index, step in enumerate(self.steps)
-        )
-
-    def _line(self, index: int, keys: Mapping[str, Any]) -> str:
-        step = self.steps[index]
-        waits, done, depth = keys.get(step.id) or ((), None, 0)
-        text = line_text(step, waits, rollup=done)
-        return ChecklistLine(index + 1, step.status, text, depth).markdown()
+        """The checklist's Markdown lines."""
+        return derive.lines(self)
 
     @once
-    def _line_keys(self) -> dict[str, tuple[tuple[int, ...], tuple[int, int] | None, int]]:
+    def _line_keys(self) -> derive.LineKeys:
         """What a step's line shows besides the step: its blockers, sub-step count, depth."""
         blocking, children, steps = self._blocking, self._children, self.steps
         if not children:
-            return {sid: (waits, None, 0) for sid, waits in blocking.items()}
+            return derive.flat_line_keys(self)
         deep = self._depths
         return {
             s.id: (blocking.get(s.id, ()), rollup(s, steps, children), deep[s.id]) for s in steps
@@ -374,19 +305,10 @@ class Plan:
         return depths(self.steps)
 
     @once
-    def _blocking(self) -> dict[str, tuple[int, ...]]:
+    def _blocking(self) -> derive.Blocking:
         """For each blocked step's id, the numbers of the unfinished steps it waits for."""
-        positions = self._positions
-        steps = self.steps
-        blocking: dict[str, tuple[int, ...]] = {}
-        for step in steps:
-            if not step.depends_on:
-                continue
-            waiting = tuple(
-                positions[d] + 1
-                for d in step.depends_on
-                if d in positions and not steps[positions[d]].status.is_finished
-            )
-            if waiting:
-                blocking[step.id] = waiting
-        return blocking
+        return derive.blocking(self)
+
+    @once
+    def _dependents(self) -> dict[str, tuple[int, ...]]:
+        return derive.dependents(self.steps)

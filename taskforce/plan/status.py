@@ -42,8 +42,12 @@ def set_status(
     limits: PlanLimits,
     now: datetime | None,
     actor: Actor,
-) -> tuple[Plan, tuple[int, ...]]:
-    """`plan` with the steps at 1-based `indices` moved to `status`; and their positions."""
+) -> tuple[Plan, tuple[int, ...] | None]:
+    """`plan` with the steps at 1-based `indices` moved to `status`.
+
+    And the positions (ascending) of the steps it replaced, when known without a scan
+    (None when parents may have followed their sub-steps).
+    """
     positions = positions_of(plan, indices, "step_index")
     new_note = clean_note(note, limits.max_note)
     targets = [plan.steps[p] for p in positions]
@@ -76,9 +80,12 @@ def set_status(
         steps[position] = moved_by(steps[position], status, now, new_note, actor)
     for position in cascade:
         steps[position] = steps[position].moved(StepStatus.SKIPPED, now)
-    touched = [steps[p].id for p in (*positions, *cascade)]
-    settled = settle(steps, touched, now, plan._children)  # statuses only: the same tree
-    return replace(plan, steps=settled, version=plan.version + 1), positions
+    if plan._children:  # statuses only: the same tree
+        touched = [steps[p].id for p in (*positions, *cascade)]
+        settled, changed = settle(steps, touched, now, plan._children), None
+    else:  # no parents to follow: only the steps at `positions` were replaced
+        settled, changed = tuple(steps), tuple(sorted(positions))
+    return replace(plan, steps=settled, version=plan.version + 1), changed
 
 
 def moved_by(

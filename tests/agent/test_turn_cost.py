@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import cached_property
 from typing import Any
 
 import pytest
@@ -20,7 +19,8 @@ from taskforce.agent import LeanAgent
 from taskforce.agent import dispatch as dispatch_module
 from taskforce.models.base import Message, ModelResponse, ToolSpec
 from taskforce.plan import Plan
-from taskforce.plan import plan as plan_module
+from taskforce.plan import derive as derive_module
+from taskforce.plan.once import once
 from taskforce.plan.requests import SetStatus
 from taskforce.store import MemoryStore
 from taskforce.testing import FunctionModel, call, reply
@@ -55,10 +55,10 @@ def meter(monkeypatch: pytest.MonkeyPatch) -> Meter:
     )
     monkeypatch.setattr(SetStatus, "apply", meter.wrap("apply", SetStatus.apply))
     monkeypatch.setattr(Plan, "to_state", meter.wrap("to_state", Plan.to_state))
-    rendered = cached_property(meter.wrap("render", Plan._rendered.func))  # type: ignore[attr-defined]
+    rendered = once(meter.wrap("render", Plan._rendered.compute))
     rendered.__set_name__(Plan, "_rendered")
     monkeypatch.setattr(Plan, "_rendered", rendered)
-    monkeypatch.setattr(plan_module, "line_text", meter.wrap("line", plan_module.line_text))
+    monkeypatch.setattr(derive_module, "line_text", meter.wrap("line", derive_module.line_text))
     from_state = Plan.from_state.__func__  # type: ignore[attr-defined]
     monkeypatch.setattr(Plan, "from_state", classmethod(meter.wrap("from_state", from_state)))
     return meter

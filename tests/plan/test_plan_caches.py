@@ -46,6 +46,8 @@ def test_derived_plans_render_and_count_like_fresh_ones() -> None:
         assert plan.render() == render(same) == same.render()
         assert plan.progress() == (sum(s.status.is_finished for s in plan.steps), n_steps(plan))
         assert plan.status() == same.status()
+        assert [plan.blocked_by(s) for s in plan.steps] == [same.blocked_by(s) for s in same.steps]
+        assert plan.runnable_steps() == same.runnable_steps()
     assert changed > 200
 
 
@@ -93,5 +95,8 @@ def test_status_changes_in_a_tree_render_count_and_report_like_fresh_plans() -> 
         assert plan.render() == render(same) == same.render()
         assert plan.progress() == same.progress() and plan.status() == same.status()
         assert plan.next_step() == same.next_step()
+        assert [plan.waiting_for(s) for s in plan.steps] == [
+            same.waiting_for(s) for s in same.steps
+        ]
         assert lifecycle_events(before, plan) == lifecycle_events(fresh(before), same)
     assert changed > 100
