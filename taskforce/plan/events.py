@@ -22,6 +22,8 @@ kinds when a caller saves a changed plan without saying what happened:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress, count
+from operator import is_not
 from typing import TYPE_CHECKING, Any
 
 from taskforce.plan.step import Step, StepStatus
@@ -118,19 +120,17 @@ def step_noted(step_id: str, number: int, status: str, note: str | None) -> Even
 
 def _moves(old: Plan, new: Plan) -> list[Event] | None:
     """The step events when `new` only changed steps of `old` in place; else None."""
-    if len(old.steps) != len(new.steps) or old.revision != new.revision:
+    before, after = old.steps, new.steps
+    if len(before) != len(after) or old.revision != new.revision:
         return None
+    moved = new.changed_from(before)  # known when `new` was made from `old`
+    if moved is None:
+        moved = tuple(compress(count(), map(is_not, before, after)))
     events: list[Event] = []
-    moved = new.changed_from(old.steps)  # known when `new` was made from `old`
-    pairs = enumerate(zip(old.steps, new.steps, strict=True), start=1)
-    if moved is not None:
-        pairs = ((p + 1, (old.steps[p], new.steps[p])) for p in moved)  # type: ignore[assignment]
-    for number, (before, after) in pairs:
-        if before is after:
-            continue
-        if before.id != after.id:
+    for position in moved:
+        if before[position].id != after[position].id:
             return None
-        event = _step_change(before, after, number)
+        event = _step_change(before[position], after[position], position + 1)
         if event is not None:
             events.append(event)
     return events

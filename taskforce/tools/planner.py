@@ -187,13 +187,17 @@ class PlannerTool:
         Returns the tool result and, on success, the change. Never raises.
         """
         try:
-            async with self._lock:
-                if self._store is not None and (isinstance(request, ReadPlan) or not self._loaded):
-                    await self._load()
-                change = self.change(request)
-                if self._store is not None and change.plan is not change.before:
-                    change = await self._commit_retrying(request, change)
+            if self._store is None:  # in memory: nothing awaits between reading and replacing
+                change = self.change(request)  # the plan, so no other call can come between
                 self._plan = change.plan
+            else:
+                async with self._lock:
+                    if isinstance(request, ReadPlan) or not self._loaded:
+                        await self._load()
+                    change = self.change(request)
+                    if change.plan is not change.before:
+                        change = await self._commit_retrying(request, change)
+                    self._plan = change.plan
             log_events(change.events, self._session_id)
             return change.result(), change
         except ToolInputError as exc:

@@ -197,7 +197,7 @@ def _message(request: PlanRequest, plan: Plan) -> str:
             message += f"; {kept} finished step{'' if kept == 1 else 's'} kept"
         return message + "."
     if isinstance(request, SetStatus):
-        numbers = ", ".join(str(n) for n in request.indices)
+        numbers = ", ".join(map(str, request.indices))
         return f"Step {numbers} marked {request.status.value}."
     return f"Plan updated: {count} step{'' if count == 1 else 's'}."
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -388,3 +389,13 @@ async def test_create_plan_keeps_a_finished_sub_step_whose_parent_goes() -> None
         ("Pages", "DONE"), ("Ship", "PENDING"), ("Notes", "PENDING"),
     ]  # fmt: skip
     assert state[0].get("parent") is None and state[2]["parent"] == state[1]["id"]
+
+
+async def test_concurrent_calls_in_memory_each_apply_to_the_plan_the_last_one_left() -> None:
+    tool = await make(*(f"step {i}" for i in range(1, 21)))
+    calls = [tool.execute(action="mark_done", step_index=[i]) for i in range(1, 21)]
+    calls.append(tool.execute(action="update_plan", add_steps=["step 21"]))
+    results = await asyncio.gather(*calls)
+    assert all(r["success"] for r in results), results
+    assert statuses(tool) == ["DONE"] * 20 + ["PENDING"]
+    assert tool.plan.version == 1 + 21  # created, then every call applied once
