@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+from types import MappingProxyType
 
 import pytest
 
@@ -154,3 +155,14 @@ def test_step_lookup_and_numbers() -> None:
     with pytest.raises(KeyError):
         plan.step("nope")
     assert Step(id="x", description="y").extra == {}
+
+
+def test_a_status_change_keeps_every_field_of_the_plan_but_its_steps_and_version() -> None:
+    plan = dataclasses.replace(
+        Plan().replaced(["a", "b"]), revision=4, next_id=9, extra=MappingProxyType({"x-k": 1})
+    )
+    changed = plan.with_status([1], StepStatus.DONE)
+    for field in dataclasses.fields(Plan):  # a field added later is checked too
+        if field.name not in ("steps", "version"):
+            assert getattr(changed, field.name) == getattr(plan, field.name), field.name
+    assert changed.version == plan.version + 1 and changed.steps[1] is plan.steps[1]
