@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from taskforce.plan.checklist import line_text, markdown_line
 from taskforce.plan.step import Step, StepStatus
+from taskforce.plan.tree import rollup
 
 if TYPE_CHECKING:
     from taskforce.plan.plan import Plan
@@ -137,27 +138,63 @@ def blocking(plan: Plan) -> Blocking:
     moved = changed_from(plan, hint.steps)
     if hint.blocking is None or moved is None:
         return {s.id: w for s in plan.steps if s.depends_on and (w := _waits(plan, s))}
-    found, copied, steps, dependent = hint.blocking, False, plan.steps, plan._dependents
+    found, steps, dependent = hint.blocking, plan.steps, plan._dependents
+    redone: list[str] = []  # ids whose blockers changed
     for position in moved:
         for other in dependent.get(steps[position].id, ()):
             step = steps[other]
             waits = _waits(plan, step)
             if found.get(step.id) != (waits or None):
-                if not copied:  # the old plan's map stays as it was
-                    found, copied = dict(found), True
+                if not redone:  # the old plan's map stays as it was
+                    found = dict(found)
+                redone.append(step.id)
                 if waits:
                     found[step.id] = waits
                 else:
                     del found[step.id]
+    plan.__dict__["_reblocked"] = tuple(redone)
     return found
 
 
-def flat_line_keys(plan: Plan) -> LineKeys:
-    """The line keys of a plan without sub-steps: its blockers (the parent's, if the same)."""
-    hint, blocking = _hint(plan), plan._blocking
-    if blocking is hint.blocking and changed_from(plan, hint.steps) is not None:
-        return hint.line_keys  # the same blockers and no sub-steps: the same keys
-    return {sid: (waits, None, 0) for sid, waits in blocking.items()}
+def line_keys(plan: Plan) -> LineKeys:
+    """What each step's line shows besides the step: blockers, sub-step count, depth.
+
+    Without sub-steps only blocked steps have keys. When the blockers were redone from
+    the parent's (a change in place: the same tree, so the parent's keys have the same
+    form), only the keys that can have changed are redone: those of the steps whose
+    blockers changed and of the parents of changed steps (their sub-step counts);
+    ``_rekeyed`` then names them, for :func:`lines`.
+    """
+    blocking = plan._blocking  # first: it says whether it was redone from the parent's
+    redone: tuple[str, ...] | None = plan.__dict__.get("_reblocked")
+    if redone is None:
+        return _all_keys(plan)
+    hint, steps, children = _hint(plan), plan.steps, plan._children
+    ids = set(redone)
+    if children:
+        parents = (steps[position].parent for position in plan.__dict__["_changed"])
+        ids.update(parent for parent in parents if parent is not None)
+    if not ids:
+        return hint.line_keys  # nothing a line shows besides its step changed
+    keys = dict(hint.line_keys)
+    for sid in ids:
+        if children:
+            step = steps[plan._positions[sid]]
+            keys[sid] = (blocking.get(sid, ()), rollup(step, steps, children), plan._depths[sid])
+        elif sid in blocking:
+            keys[sid] = (blocking[sid], None, 0)
+        else:
+            del keys[sid]
+    plan.__dict__["_rekeyed"] = tuple(ids)
+    return keys
+
+
+def _all_keys(plan: Plan) -> LineKeys:
+    blocking, children, steps = plan._blocking, plan._children, plan.steps
+    if not children:
+        return {sid: (waits, None, 0) for sid, waits in blocking.items()}
+    deep = plan._depths
+    return {s.id: (blocking.get(s.id, ()), rollup(s, steps, children), deep[s.id]) for s in steps}
 
 
 def _waits(plan: Plan, step: Step) -> tuple[int, ...]:
@@ -181,7 +218,9 @@ def lines(plan: Plan) -> tuple[str, ...]:
     keys, moved = plan._line_keys, changed_from(plan, old_steps)
     if old_lines is not None and moved is not None:  # only the changed lines
         positions, redone = plan._positions, list(old_lines)
-        shifted = () if keys is old_keys else keys.keys() | old_keys.keys()
+        shifted: Iterable[str] = plan.__dict__.get("_rekeyed", ())
+        if keys is not old_keys and not shifted:
+            shifted = keys.keys() | old_keys.keys()
         changed = {*moved, *(positions[s] for s in shifted if keys.get(s) != old_keys.get(s))}
         for index in changed:
             redone[index] = line(plan, index, keys)

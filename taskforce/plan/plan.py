@@ -276,13 +276,7 @@ class Plan:
     @once
     def _line_keys(self) -> derive.LineKeys:
         """What a step's line shows besides the step: its blockers, sub-step count, depth."""
-        blocking, children, steps = self._blocking, self._children, self.steps
-        if not children:
-            return derive.flat_line_keys(self)
-        deep = self._depths
-        return {
-            s.id: (blocking.get(s.id, ()), rollup(s, steps, children), deep[s.id]) for s in steps
-        }
+        return derive.line_keys(self)
 
     @once
     def _rendered(self) -> str:

@@ -82,7 +82,7 @@ def set_status(
         steps[position] = steps[position].moved(StepStatus.SKIPPED, now)
     if plan._children:  # statuses only: the same tree
         touched = [steps[p].id for p in (*positions, *cascade)]
-        settled, changed = settle(steps, touched, now, plan._children), None
+        settled, changed = settle(steps, touched, now, plan._children, plan._positions), None
     else:  # no parents to follow: only the steps at `positions` were replaced
         settled, changed = tuple(steps), tuple(sorted(positions))
     new = type(plan)(  # every field named: 2/3 of dataclasses.replace's cost (tested)

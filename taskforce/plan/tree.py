@@ -79,19 +79,22 @@ def settle(
     touched: Iterable[str],
     now: datetime | None,
     children: Children | None = None,
+    positions: Mapping[str, int] | None = None,
 ) -> tuple[Step, ...]:
     """`steps` with the parents of the `touched` step ids brought in line with their sub-steps.
 
     Walks up from each touched step: a parent whose sub-steps are all finished becomes
     DONE (SKIPPED if all were skipped) unless it already is finished; a finished or
     started parent with an open sub-step becomes PENDING. Steps not changed are returned
-    as they were. `children`: the :func:`children_map` of `steps`, when already known.
+    as they were. `children` (the :func:`children_map` of `steps`) and `positions` (each
+    step id's position), when already known.
     """
     children = children_map(steps) if children is None else children
     if not children:
         return tuple(steps)
     out = list(steps)
-    positions = {s.id: i for i, s in enumerate(out)}
+    if positions is None:
+        positions = {s.id: i for i, s in enumerate(out)}
     todo = [positions[t] for t in touched if t in positions]
     seen: set[int] = set()
     while todo:

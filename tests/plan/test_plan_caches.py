@@ -44,6 +44,7 @@ def test_derived_plans_render_and_count_like_fresh_ones() -> None:
         changed += 1
         same = fresh(plan)
         assert plan.render() == render(same) == same.render()
+        assert plan._line_keys == same._line_keys  # what the next change's lines rely on
         assert plan.progress() == (sum(s.status.is_finished for s in plan.steps), n_steps(plan))
         assert plan.status() == same.status()
         assert [plan.blocked_by(s) for s in plan.steps] == [same.blocked_by(s) for s in same.steps]
@@ -93,6 +94,7 @@ def test_status_changes_in_a_tree_render_count_and_report_like_fresh_plans() -> 
         changed += 1
         same = fresh(plan)
         assert plan.render() == render(same) == same.render()
+        assert plan._line_keys == same._line_keys  # what the next change's lines rely on
         assert plan.progress() == same.progress() and plan.status() == same.status()
         assert plan.next_step() == same.next_step()
         assert [plan.waiting_for(s) for s in plan.steps] == [
