@@ -1,6 +1,6 @@
 """Planner action cost against the peers, every comparison interleaved in one process.
 
-    python bench/bench_planner.py WORKDIR [--pg URL] [--rounds N] [--quick]
+    python bench/bench_planner.py WORKDIR [--pg URL] [--rounds N] [--quick] [--in-memory-only]
 
 * durable: ``mark_done`` on a ``PlannerTool`` bound to a ``StateManager`` session (SQLite
   file, WAL, ``synchronous=FULL``; PostgreSQL with ``--pg``), the call returning after its
@@ -209,6 +209,7 @@ async def main() -> dict[str, Any]:
     parser.add_argument("--pg", default=None)
     parser.add_argument("--rounds", type=int, default=None, help="default 60 (quick: 5)")
     parser.add_argument("--quick", action="store_true", help="few rounds, 10 and 100 steps")
+    parser.add_argument("--in-memory-only", action="store_true", help="skip the durable part")
     args = parser.parse_args()
     rounds = args.rounds or (5 if args.quick else 60)
     sizes = (10, 100) if args.quick else SIZES
@@ -221,6 +222,8 @@ async def main() -> dict[str, Any]:
         "tool_spec_size_chars": tool_spec_size(PlannerTool()),
         "in_memory": await in_memory(rounds, (20, 1000) if not args.quick else (20,)),
     }
+    if args.in_memory_only:
+        return out
     sqlite_urls = {n: f"sqlite+aiosqlite:///{workdir / f'taskforce-{n}.db'}" for n in sizes}
     out["durable"] = {"sqlite": await durable("sqlite", sqlite_urls, workdir, None, rounds, sizes)}
     if args.pg:

@@ -159,9 +159,30 @@ def planner(p: dict[str, Any]) -> str:
             for n, v in mem.items()
         ]
         out.append(table(["plan", "taskforce ÷ origin", "taskforce ms", "origin ms"], rows))
+        out.append(_rerun(p.get("in_memory_rerun")))
     out.append(
         f"\nTool definition the model sees (`tool_spec_size`): **{p['tool_spec_size_chars']} "
         "characters**.\n\n"
     )
     out.append(CORRECTIONS)
     return "".join(out)
+
+
+def _rerun(rerun: dict[str, Any] | None) -> str:
+    """How the in-memory rows were measured when they were re-run on their own."""
+    if not rerun:
+        return ""
+    text = (
+        f"\nThese rows were re-measured on their own on {rerun['date']}: "
+        f"`{rerun['command']}` ({rerun['rounds']} rounds, load average "
+        f"{rerun['loadavg_before']} / {rerun['loadavg_after']}); the rest of this section "
+        "is from the run above."
+    )
+    before = rerun.get("before")
+    if before:
+        sizes = "; ".join(
+            f"{int(n):,} steps " + " and ".join(cell(r) or "—" for r in runs)
+            for n, runs in before["ratios"].items()
+        )
+        text += f" Before ({before['tree']}, {before['how']}): taskforce ÷ origin {sizes}."
+    return text + "\n"

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -29,3 +31,31 @@ def test_quick_planner_bench_produces_interleaved_ratios(tmp_path: Path) -> None
     assert sqlite["pragmas"]["taskforce"] == {"journal_mode": "wal", "synchronous": "FULL"}
     assert sqlite["disk_bytes"]["taskforce@10"] > 0
     assert result["in_memory"]["20"]["ratios"]["origin"]["rounds"] == 2
+
+
+def test_the_in_memory_part_runs_alone_and_the_report_says_how_it_was_rerun(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = [sys.executable, str(ROOT / "bench" / "bench_planner.py"), str(tmp_path)]
+    proc = subprocess.run(
+        [*argv, "--rounds", "2", "--in-memory-only"], capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert "durable" not in result
+    assert set(result["in_memory"]) == {"20", "1000"}
+    monkeypatch.syspath_prepend(str(ROOT))
+    from bench.report_planner import planner
+
+    ratio = {"median": 5.0, "q1": 4.0, "q3": 6.0, "rounds": 2}
+    rerun = {
+        "date": "D",
+        "command": "C",
+        "rounds": 2,
+        "loadavg_before": [1.0],
+        "loadavg_after": [2.0],
+        "before": {"tree": "T", "how": "H", "ratios": {"20": [ratio]}},
+    }
+    text = planner({**result, "durable": {}, "in_memory_rerun": rerun})
+    assert "re-measured on their own on D: `C` (2 rounds" in text
+    assert "Before (T, H): taskforce ÷ origin 20 steps **5.00x** (4.00-6.00)." in text
