@@ -54,6 +54,9 @@ class Prepared:
     """A repeat answered with an earlier successful run that now counts as a step's work."""
     read_only: bool = False
     """The tool says its calls change nothing (they leave earlier results current)."""
+    recheck: dict[str, Any] | None = None
+    """A repeat run again (an action came after its earlier result, given here); its
+    `preset` is the answer when the result is the same."""
 
 
 ResultHandler = Callable[[Prepared, dict[str, Any]], Awaitable[None]]
@@ -161,9 +164,9 @@ async def run_calls(
         await on_result(item, results[id(item)])
 
     for item in items:
-        if item.preset is not None:
+        if item.preset is not None and item.recheck is None:
             await on_result(item, item.preset)
-    runnable = [i for i in items if i.preset is None and i.duplicate_of is None]
+    runnable = [i for i in items if runs(i)]
     await asyncio.gather(*(one(i) for i in runnable))
     for item in items:
         if item.preset is None and item.duplicate_of is not None:
@@ -178,6 +181,11 @@ async def _run(tool: ToolProtocol, item: Prepared) -> dict[str, Any]:
         result, item.change = await tool.run(item.request)
         return result
     return await run_tool(tool, item.args)
+
+
+def runs(item: Prepared) -> bool:
+    """Whether `item` is run (not answered by a guard, or a repeat run again to recheck)."""
+    return (item.preset is None or item.recheck is not None) and item.duplicate_of is None
 
 
 def _duplicate(item: Prepared, first: dict[str, Any]) -> dict[str, Any]:

@@ -1,11 +1,12 @@
 """Guards against the ways small models go wrong: loops, floods, early finishes.
 
 * :class:`CallGuard` answers a call the model already made (same tool, same arguments) with
-  the earlier result instead of running it again, as long as that result is current. A
-  successful call of a tool that is not ``read_only`` is an action that may have changed
-  the world: a read made before it (a ``read_only`` tool's call) runs again, and so does
-  a call that failed before it. The same action is never run twice in one run (a tool
-  not marked ``read_only`` counts as an action). It answers calls beyond the per-turn cap
+  the earlier result instead of running it again. A successful call of a tool that is not
+  ``read_only`` is an action that may have changed the world: a read made before it (a
+  ``read_only`` tool's call), or a call that failed before it, is run again when repeated,
+  and its new result is shown if it differs (the same result is answered as any repeat).
+  The same action is never run twice in one run (a tool not marked ``read_only`` counts as
+  an action). It answers calls beyond the per-turn cap
   with an error, and holds back other tools until a plan exists when one is required.
   With ``require_work`` it also refuses to mark a step done when no other tool ran since
   the plan was made or the last step was finished (the second refusal skips the step).
@@ -51,8 +52,9 @@ class CallGuard:
         self._runs = 0  # non-planner calls run since the plan was made
         self._backed = 0  # steps needing a tool marked done since the plan was made
         self._refused: set[str] = set()  # ids of steps refused since the last work
-        self._seen: dict[str, dict[str, Any]] = {}  # results that are still current
-        self._actions: set[str] = set()  # successful calls of tools that are not read-only
+        self._seen: dict[str, dict[str, Any]] = {}  # the latest result of each call made
+        self._reads: set[str] = set()  # calls whose result an action may change (reads, failures)
+        self._stale: set[str] = set()  # of those, the ones an action came after
         self._answering = False  # this turn was asked for an answer without tools
         self.stuck = False
         """Told to answer without tools, the model's turn only repeated earlier calls."""
@@ -76,6 +78,8 @@ class CallGuard:
             elif item.preset is None and item.signature in self._seen:
                 item.preset = _repeated(item, self._seen[item.signature])
                 self._reuse(item, self._seen[item.signature])
+                if item.signature in self._stale:  # run it again; the answer if unchanged
+                    item.recheck = self._seen[item.signature]
             elif item.preset is None and item.signature in first_of:
                 item.duplicate_of = first_of[item.signature]
             elif item.preset is None:
@@ -154,20 +158,43 @@ class CallGuard:
         """Whether a tool ran (or an early run was reused) since the last step was done."""
         return self._work > 0
 
-    def record(self, item: Prepared, result: Mapping[str, Any]) -> None:
-        """Remember the result of a call that actually ran.
+    def record(self, item: Prepared, result: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Remember the result of a call that actually ran; return what the model is shown.
 
         A success of a tool that is not read-only is an action: it may have changed the
-        world, so the results it could make stale are forgotten (reads, and failures that
-        the change may have fixed). Actions themselves are kept: the same action is not
-        run twice in one run.
+        world, so the reads and failures made before it are run again when repeated. A
+        repeat run again that gets the same result is answered as any repeat (its preset);
+        a different result is shown, and counts as a new run.
         """
+        if item.recheck is not None:
+            short = _shorten(result)
+            self._stale.discard(item.signature)
+            if short == item.recheck and item.preset is not None:
+                return item.preset
+            self._fresh(item)
         if item.preset is None and item.duplicate_of is None and item.signature:
-            acted = result.get("success") is not False and not item.read_only
-            if acted and not _planner(item):
-                self._seen = {k: v for k, v in self._seen.items() if k in self._actions}
-                self._actions.add(item.signature)
-            self._seen[item.signature] = _shorten(result)
+            short = _shorten(result)
+            self._seen[item.signature] = short
+            if _planner(item):
+                return result
+            failed = result.get("success") is False
+            if item.read_only or failed:
+                self._reads.add(item.signature)
+            else:
+                self._reads.discard(item.signature)
+            if not failed and not item.read_only:  # an action
+                self._stale |= self._reads - {item.signature}
+        return result
+
+    def _fresh(self, item: Prepared) -> None:
+        """A repeat run again got a new result: it is a new run, not a repeat."""
+        item.preset = None
+        self._stalled = 0
+        self.stuck = False
+        self._runs += 1
+        if not item.reused:
+            self._work += 1
+        self._refused.clear()
 
     def nudge(self) -> bool:
         """True (once) when the last two turns only repeated calls: send the stall prompt."""

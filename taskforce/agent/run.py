@@ -21,7 +21,7 @@ from typing import Any
 
 from taskforce.agent import planning, prompts, textcalls
 from taskforce.agent.context import ContextBudget, is_context_overflow
-from taskforce.agent.dispatch import Prepared, parse_call, signature, tool_message
+from taskforce.agent.dispatch import Prepared, parse_call, runs, signature, tool_message
 from taskforce.agent.events import EventKind, EventSink, Redactor
 from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.limits import bound_reply
@@ -211,13 +211,13 @@ class Run:
             await self._emit(
                 EventKind.TOOL_CALL, id=item.call.id, name=item.call.name,
                 arguments=item.args if item.preset is None else item.call.arguments,
-                runs=item.preset is None and item.duplicate_of is None, reuses=item.reused,
+                runs=runs(item), reuses=item.reused,
             )  # fmt: skip
         return items
 
     async def on_result(self, item: Prepared, result: dict[str, Any]) -> None:
         """Record one tool result, then save plan + new messages at once."""
-        self.guard.record(item, result)
+        result = dict(self.guard.record(item, result))  # a recheck may answer as a repeat
         change = item.change
         if change is not None and change.plan.version != change.before.version:
             shown = {"success": True, "message": change.message}  # the recitation shows the plan

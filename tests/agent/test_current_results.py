@@ -1,9 +1,9 @@
-"""A repeated call is answered from memory only while its earlier result is current.
+"""A repeated call is answered from memory while its earlier result is current.
 
 A successful call of a tool not marked ``read_only`` is an action that may change the
-world: a read made before it runs again, and so does a call that failed before it. Reads
-in between change nothing, and the same action (a write, a send) is never run twice in a
-run, whatever happened in between.
+world: a read made before it, or a call that failed before it, runs again when repeated;
+a new result is shown, the same result is answered as any repeat. Reads in between change
+nothing, and the same action (a write, a send) is never run twice in a run.
 """
 
 from __future__ import annotations
@@ -75,6 +75,17 @@ async def test_a_read_after_a_write_runs_again_and_sees_the_new_text() -> None:
     }  # fmt: skip
 
 
+async def test_a_read_after_an_action_that_changed_nothing_is_answered_as_a_repeat() -> None:
+    model, state = await run(
+        call("read", path="a.txt"), call("write", path="b.txt", text="x"),
+        call("read", path="a.txt"),
+    )  # fmt: skip
+    assert state["runs"].count(("read", "a.txt")) == 2  # checked again: the write came after
+    again = tool_results(model.requests[-1].messages)["call_3"]
+    assert again["error_type"] == "repeated_call"  # the same text: the model is told it repeats
+    assert again["previous_result"] == {"success": True, "output": "old"}
+
+
 async def test_read_only_calls_in_between_keep_the_earlier_result() -> None:
     model, state = await run(
         call("read", path="a.txt"), call("calculator", expression="1 + 1"),
@@ -95,6 +106,16 @@ async def test_a_call_that_failed_runs_again_once_the_world_changed() -> None:
     assert results["call_1"]["success"] is False
     assert results["call_4"] == {"success": True, "output": "here"}
     assert state["runs"].count(("read", "b.txt")) == 2
+
+
+async def test_a_failure_after_an_action_runs_again_and_fails_the_same_way() -> None:
+    model, state = await run(
+        call("read", path="b.txt"), call("write", path="c.txt", text="x"),
+        call("read", path="b.txt"),
+    )  # fmt: skip
+    assert state["runs"].count(("read", "b.txt")) == 2
+    again = tool_results(model.requests[-1].messages)["call_3"]
+    assert again["error_type"] == "repeated_call" and "already failed" in again["error"]
 
 
 async def test_a_failure_with_nothing_changed_is_not_run_again() -> None:
