@@ -54,6 +54,8 @@ class Prepared:
     """A repeat answered with an earlier successful run that now counts as a step's work."""
     read_only: bool = False
     """The tool says its calls change nothing (they leave earlier results current)."""
+    approval: bool = False
+    """The tool asks a human before each call: a repeat is never run again without one."""
     recheck: dict[str, Any] | None = None
     """A repeat run again (an action came after its earlier result, given here); its
     `preset` is the answer when the result is the same."""
@@ -80,7 +82,10 @@ def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
         msg = f"The arguments must be a JSON object, not {type(args).__name__}."
         return Prepared(call, {}, error_result(msg, "malformed_arguments"))
     tool = tools[call.name]
-    item = Prepared(call, args, signature=signature(call.name, args), read_only=is_read_only(tool))
+    item = Prepared(
+        call, args, signature=signature(call.name, args), read_only=is_read_only(tool),
+        approval=bool(tool.requires_approval),
+    )  # fmt: skip
     if isinstance(tool, PlannerTool):
         try:
             item.request = tool.decode(args)

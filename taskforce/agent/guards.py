@@ -178,7 +178,7 @@ class CallGuard:
             if _planner(item):
                 return result
             failed = result.get("success") is False
-            if item.read_only or failed:
+            if (item.read_only or failed) and not item.approval:  # never rerun unapproved
                 self._reads.add(item.signature)
             else:
                 self._reads.discard(item.signature)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taskforce.agent import LeanAgent
+from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.testing import ScriptedModel, call, reply
 from taskforce.tools.base import is_read_only
 from taskforce.tools.calculator import calculator_tool
@@ -155,3 +155,28 @@ def test_read_only_is_an_explicit_true() -> None:
     assert is_read_only(FunctionTool(lambda: 1, name="f", read_only=True))
     assert not is_read_only(FunctionTool(lambda: 1, name="g"))
     assert is_read_only(calculator_tool())
+
+
+async def test_a_repeat_of_a_call_that_needs_approval_is_never_run_again_unasked() -> None:
+    """A failed call of a gated tool, repeated after an action, is answered from memory:
+    running it again to check would skip the human."""
+    tools, state = world()
+    asked: list[str] = []
+
+    def pay(amount: int) -> str:
+        """Pay an amount."""
+        asked.append("ran")
+        raise ValueError("card declined")
+
+    gated = FunctionTool(pay, requires_approval=True)
+    model = ScriptedModel(
+        [call("pay", amount=5), call("write", path="a.txt", text="x"), call("pay", amount=5),
+         reply("Done.")]
+    )  # fmt: skip
+    agent = LeanAgent(model=model, tools=[*tools, gated])
+    result = await agent.execute("Do it.")
+    assert result.status is AgentStatus.PAUSED and asked == []
+    await agent.resume(result.session_id, approve=True)
+    assert asked == ["ran"]  # the approved call ran once; its repeat was not run
+    again = tool_results(model.requests[-1].messages)["call_3"]
+    assert again["error_type"] == "repeated_call" and state["files"]["/a.txt"] == "x"
