@@ -56,7 +56,12 @@ class StateParts:
 
 
 def read_state(state: Mapping[str, Any] | None) -> StateParts:
-    """Validate a plan state; raise :class:`PlanError` (``corrupt``) naming the problem."""
+    """Validate a plan state; raise :class:`PlanError` (``corrupt``) naming the problem.
+
+    A task may also be given as the :class:`Step` that :func:`read_step` made of that very
+    task before (a store keeps the steps it decoded, so an unchanged row is not parsed
+    again); the plan-wide rules (ids, dependencies, sub-steps) are checked all the same.
+    """
     if not state:
         return StateParts((), 0, 0, 1, MappingProxyType({}))
     if not isinstance(state, Mapping):
@@ -67,10 +72,13 @@ def read_state(state: Mapping[str, Any] | None) -> StateParts:
     version, revision, next_id = (_counter(state, key, default) for key, default in _DEFAULTS)
     tasks, next_id = _with_ids(tasks, next_id)
     try:
-        check_plan_state({"tasks": tasks})
+        check_plan_state({"tasks": [_shape(t) if type(t) is Step else t for t in tasks]})
     except PlanContractError as exc:
         raise _corrupt(str(exc)) from exc
-    steps = tuple(_step(task, number) for number, task in enumerate(tasks, start=1))
+    steps = tuple(
+        task if type(task) is Step else read_step(task, number)
+        for number, task in enumerate(tasks, start=1)
+    )
     numbers = [int(s.id[1:]) for s in steps if s.id[:1] == "s" and s.id[1:].isdigit()]
     next_id = max([next_id, *(n + 1 for n in numbers)])
     extra = {scrub(str(k)): scrub_data(v) for k, v in state.items() if k not in PLAN_KEYS}
@@ -124,7 +132,11 @@ def iso_time(value: datetime) -> str:
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
-def _step(task: Mapping[str, Any], number: int) -> Step:
+def read_step(task: Mapping[str, Any], number: int) -> Step:
+    """Step `number` (1-based, for messages) of a plan state.
+
+    The plan-wide rules are not checked here (:func:`read_state` does).
+    """
     where = f"step {number}"
     description = task.get("description")
     if not isinstance(description, str):
@@ -156,6 +168,12 @@ def _step(task: Mapping[str, Any], number: int) -> Step:
         lease_until=_time(task.get("lease_until"), where, "lease_until"),
         extra=MappingProxyType(extra) if extra else NO_EXTRA,
     )
+
+
+def _shape(step: Step) -> dict[str, Any]:
+    """What :func:`check_plan_state` looks at, of a step already read."""
+    deps = list(step.depends_on) if step.depends_on else None
+    return {"id": step.id, "depends_on": deps, "parent": step.parent}
 
 
 def _text_or_none(value: Any, where: str, key: str) -> str | None:
@@ -190,6 +208,9 @@ def _with_ids(tasks: Sequence[Any], next_id: int) -> tuple[list[Any], int]:
     """Give id-less steps (the original taskforce format) ids, without touching the input."""
     filled: list[Any] = []
     for task in tasks:
+        if type(task) is Step:
+            filled.append(task)
+            continue
         if not isinstance(task, Mapping):
             raise _corrupt(f"step {len(filled) + 1} is not an object")
         if "id" not in task:
