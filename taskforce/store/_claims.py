@@ -15,20 +15,18 @@ from this machine's clock on SQLite (one machine).
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import text
 
 from taskforce.errors import ClaimError, PlanError, SessionNotFoundError
 from taskforce.plan import Plan
 from taskforce.plan.claims import Outcome
-from taskforce.store import _update
-from taskforce.store._codec import EncodedState
+from taskforce.store import _reread, _update, _write
+from taskforce.store._codec import decode_state
 from taskforce.store._tx import Tx
 
 Op = Callable[[Plan, datetime, Collection[str]], Outcome]
@@ -40,14 +38,14 @@ _PG_NOW = text("SELECT extract(epoch FROM clock_timestamp())")
 
 @dataclass
 class Done:
-    """What one claim transaction did: the outcome, and the commit (None: nothing written)."""
+    """What one claim transaction did: the outcome, and what the session's cache keeps.
+
+    `cache`: the stored steps after the transaction and a memo of their decoded steps
+    (``Memo.decoded``), for the next transaction of this session.
+    """
 
     outcome: Outcome | None = None
-    written: tuple[int, str, EncodedState] | None = None
-
-
-class _Unchanged(Exception):
-    """The transition changed nothing: roll back instead of writing a new version."""
+    cache: _write.Cached | None = None
 
 
 def db_now(tx: Tx) -> float:
@@ -57,8 +55,13 @@ def db_now(tx: Tx) -> float:
     return time.time()
 
 
-def body(session_id: str, op: Op, limit: int) -> Callable[[Tx], Done]:
+def body(session_id: str, op: Op, limit: int, cached: _write.Cached | None) -> Callable[[Tx], Done]:
     """The transaction body running `op` on the stored plan of `session_id`.
+
+    `cached`: the session's cache entry (see ``StateManager._remember``). When its version
+    and token are the stored ones, its steps are the stored rows (not read again); a row
+    whose body equals the one a decoded memo holds gives that memo's step (not decoded
+    again). Either way the plan is checked as a whole, as when it is read afresh.
 
     Raises:
         SessionNotFoundError: there is no such session.
@@ -67,26 +70,35 @@ def body(session_id: str, op: Op, limit: int) -> Callable[[Tx], Done]:
 
     def run(tx: Tx) -> Done:
         now = db_now(tx)
-        done = Done()
-
-        def change(current: dict[str, Any] | None) -> tuple[dict[str, Any], Any]:
-            if current is None:
-                raise SessionNotFoundError(f"no session {session_id!r}")
-            state = {k: v for k, v in current.items() if k != "version"}
-            plan = Plan.from_state(state.get("plan"))
-            approved = state.get(APPROVED_KEY)
-            ids = [a for a in approved if isinstance(a, str)] if isinstance(approved, list) else []
-            try:
-                done.outcome = op(plan, datetime.fromtimestamp(now, UTC), ids)
-            except PlanError as exc:
-                raise ClaimError(str(exc), exc.error_type) from None
-            if done.outcome.plan is plan:
-                raise _Unchanged
-            state["plan"] = done.outcome.plan.to_state()
-            return state, done.outcome.events
-
-        with contextlib.suppress(_Unchanged):  # nothing written: it commits empty
-            done.written = _update.body(session_id, change, limit, now)(tx)
+        found = tx.rows(_update.LOCKED_LOAD, {"b_sid": session_id})
+        if not found:
+            raise SessionNotFoundError(f"no session {session_id!r}")
+        version, token, data, plan_meta = found[0]
+        same = cached is not None and cached[0] == token and cached[1] == version
+        rows = cached[2] if cached is not None and same else _write.read_steps(tx, session_id)
+        state = decode_state(session_id, data, None, (), version)
+        del state["version"]
+        plan, memo, rows = _reread.read_plan(session_id, state, plan_meta, rows, cached)
+        approved = state.get(APPROVED_KEY)
+        ids = [a for a in approved if isinstance(a, str)] if isinstance(approved, list) else []
+        done = Done(cache=(token, version, rows, memo))
+        try:
+            done.outcome = op(plan, datetime.fromtimestamp(now, UTC), ids)
+        except PlanError as exc:
+            raise ClaimError(str(exc), exc.error_type) from None
+        if done.outcome.plan is plan:  # nothing written: it commits empty
+            return done
+        state["plan"] = done.outcome.plan
+        change = (state, done.outcome.events)
+        new_version, token, encoded = _update.write(
+            tx, session_id, change, version, done.cache, limit, now
+        )
+        done.cache = (
+            token,
+            new_version,
+            encoded.steps,
+            _reread.written(encoded, memo, plan, done.outcome.plan),
+        )
         return done
 
     return run

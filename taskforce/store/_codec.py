@@ -47,9 +47,16 @@ class Memo(dict[str, tuple[object, StepRow]]):
     ``last``: the :class:`~taskforce.plan.Plan` steps the rows were made from, the rows
     and their size in bytes; a plan changed in place from those steps (a status change)
     is encoded by looking at its changed positions only.
+
+    ``decoded``: every entry holds the plan step its row's body reads as (the claims path
+    keeps these, so a row it finds unchanged is not decoded again); ``plan``: the stored
+    plan-level JSON and the :class:`~taskforce.plan.Plan` that it and the rows of ``last``
+    read as.
     """
 
     last: tuple[tuple[Any, ...], tuple[StepRow, ...], int] | None = None
+    decoded: bool = False
+    plan: tuple[str | None, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -230,6 +237,11 @@ def _planned(
 
 def _size(row: StepRow) -> int:
     return len(row.body) if row.body.isascii() else nbytes(row.body)
+
+
+def rows_size(rows: Iterable[StepRow]) -> int:
+    """The size in bytes of the step rows' bodies (as an encode counts it)."""
+    return sum(map(_size, rows))
 
 
 def _plan_value(value: Any) -> Any:

@@ -32,11 +32,12 @@ Change = Callable[[dict[str, Any] | None], tuple[Mapping[str, Any], Sequence[Map
 """The stored state (with ``"version"``; None when there is none) -> (new state, events)."""
 
 _c = t.sessions.c
-_LOCKED_LOAD = (
+LOCKED_LOAD = (
     select(_c.version, _c.token, _c.data, _c.plan_meta)
     .where(_c.session_id == bindparam("b_sid"), _c.version > 0)
     .with_for_update()
 )
+"""The session row, locked (on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` holds the lock)."""
 
 
 def body(
@@ -45,7 +46,7 @@ def body(
     """The transaction body: ``(new version, token, what was written)``."""
 
     def run(tx: Tx) -> tuple[int, str, EncodedState]:
-        found = tx.rows(_LOCKED_LOAD, {"b_sid": session_id})
+        found = tx.rows(LOCKED_LOAD, {"b_sid": session_id})
         current: dict[str, Any] | None = None
         cached: _write.Cached | None = None
         version = 0
@@ -56,15 +57,32 @@ def body(
             tasks = current["plan"]["tasks"] if plan_meta is not None else []
             cached = (token, version, rows, make_memo(tasks, rows))
         state, events = change(current)
-        encoded = encode_state(state, cached[3] if cached is not None else None)
-        event_list = [dict(e) for e in events]
-        for event in event_list:
-            encode_event(event)
-        size = encoded.nbytes + nbytes(dumps(event_list, "events"))
-        check_size(size, limit, f"update of session {session_id!r}")
-        new_version, token = _write.save(
-            tx, session_id, encoded, version, cached, now, (), event_list, notify=True
-        )
-        return new_version, token, encoded
+        return write(tx, session_id, (state, events), version, cached, limit, now)
 
     return run
+
+
+def write(
+    tx: Tx,
+    session_id: str,
+    change: tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]],
+    version: int,
+    cached: _write.Cached | None,
+    limit: int,
+    now: float,
+) -> tuple[int, str, EncodedState]:
+    """Save the changed ``(state, events)`` over `version` (read under the lock, as `cached`).
+
+    Only new and changed steps are encoded (``cached``'s memo) and written.
+    """
+    state, events = change
+    encoded = encode_state(state, cached[3] if cached is not None else None)
+    event_list = [dict(e) for e in events]
+    for event in event_list:
+        encode_event(event)
+    size = encoded.nbytes + nbytes(dumps(event_list, "events"))
+    check_size(size, limit, f"update of session {session_id!r}")
+    new_version, token = _write.save(
+        tx, session_id, encoded, version, cached, now, (), event_list, notify=True
+    )
+    return new_version, token, encoded

@@ -24,6 +24,8 @@ from taskforce.store import _claims
 from taskforce.store._config import validate_session_id
 
 if TYPE_CHECKING:
+    from collections import OrderedDict
+
     from taskforce.store._runner import Runner
     from taskforce.store._write import Cached
 
@@ -36,6 +38,7 @@ class ClaimsAPI:
 
     _db: Runner
     _limit: int
+    _cache: OrderedDict[str, Cached]
 
     def _remember(self, session_id: str, entry: Cached | None) -> None:
         raise NotImplementedError  # pragma: no cover - provided by StateManager
@@ -148,13 +151,12 @@ class ClaimsAPI:
     ) -> Outcome | None:
         validate_session_id(session_id)
         try:
-            done, cancelled = await self._db.run_tx(_claims.body(session_id, op, self._limit))
+            tx = _claims.body(session_id, op, self._limit, self._cache.get(session_id))
+            done, cancelled = await self._db.run_tx(tx)
         except BaseException:
             self._remember(session_id, None)
             raise
-        if done.written is not None:
-            version, token, encoded = done.written
-            self._remember(session_id, (token, version, encoded.steps, encoded.memo))
+        self._remember(session_id, done.cache)
         if cancelled:
             raise asyncio.CancelledError(f"taskforce: a claim in {session_id!r} was committed")
         return done.outcome
