@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from taskforce.errors import ClaimError, StateCorruptError
+from taskforce.errors import ClaimError, PlanError, StateCorruptError
 from taskforce.plan import Plan, StepStatus
 from taskforce.store import StateManager
 from taskforce.store._codec import encode_state, rows_size
@@ -82,6 +82,46 @@ async def test_each_claim_works_on_what_a_fresh_read_gives(shared_backend: Backe
         by_id = {s.id: s for s in fresh.steps}
         assert {k: step for k, (step, _row) in memo.items()} == by_id
     assert any(s.status is StepStatus.DONE for s in fresh.steps)
+
+
+async def test_workers_taking_turns_read_each_others_steps(shared_backend: Backend) -> None:
+    ann, bob = shared_backend.make(), shared_backend.make()
+    await ann.save_state("p", {"mission": "m", "plan": Plan().replaced(TASKS + ["x"] * 14)})
+    turns = 0
+    for sm, name in [(ann, "ann"), (bob, "bob")] * 8:
+        claim = await sm.claim_step("p", name, lease=600)
+        if claim is None:
+            break
+        assert claim.plan == await fresh_plan(shared_backend, "p")
+        done = await sm.finish_step("p", claim.step.id, name, note=f"{name} {turns}")
+        assert done == await fresh_plan(shared_backend, "p")
+        turns += 1
+    assert turns == 16  # each claim began from rows the other worker had changed
+
+    def reword(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Any]]:
+        assert state is not None
+        tasks = state["plan"]["tasks"]
+        tasks[-1]["description"] = "last, reworded"  # same length, same structure
+        tasks[-2]["depends_on"] = ["s1"]  # a new dependency: the structure changed
+        return {k: v for k, v in state.items() if k != "version"}, []
+
+    await bob.update_state("p", reword)
+    claim = await ann.claim_step("p", "ann", lease=600)
+    assert claim is not None and claim.plan == await fresh_plan(shared_backend, "p")
+    assert claim.plan.steps[-1].description == "last, reworded"
+    assert claim.plan.steps[-2].depends_on == ("s1",)
+
+    def forward(state: dict[str, Any] | None) -> tuple[dict[str, Any], list[Any]]:
+        assert state is not None
+        tasks = state["plan"]["tasks"]
+        tasks[-2]["depends_on"] = [tasks[-1]["id"]]  # breaks a plan-wide rule
+        return {k: v for k, v in state.items() if k != "version"}, []
+
+    await bob.update_state("p", forward)
+    with pytest.raises(PlanError, match="comes later"):
+        await fresh_plan(shared_backend, "p")
+    with pytest.raises(PlanError, match="comes later"):
+        await ann.claim_step("p", "ann", lease=600)
 
 
 async def test_a_claim_sees_what_another_writer_changed(shared_backend: Backend) -> None:
