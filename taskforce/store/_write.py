@@ -106,7 +106,7 @@ DELETES = [
 
 def read_steps(tx: Tx, session_id: str) -> tuple[StepRow, ...]:
     """All stored steps of a session, in plan order."""
-    return tuple(StepRow(*row) for row in tx.rows(STEPS, {"b_sid": session_id}))
+    return tuple(map(StepRow._make, tx.rows(STEPS, {"b_sid": session_id})))
 
 
 def write_steps(tx: Tx, session_id: str, old: Sequence[StepRow], new: Sequence[StepRow]) -> None:
