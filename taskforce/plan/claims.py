@@ -147,7 +147,7 @@ def claim(
                 f"step {plan.number_of(target)} waits for a human's approval", "needs_approval"
             )
     else:
-        found = next((s for s in plan.runnable_steps() if not gated(plan, s, approved)), None)
+        found = next((s for s in plan.runnable() if not gated(plan, s, approved)), None)
         if found is None:
             return Outcome(plan, tuple(events))
         target = found

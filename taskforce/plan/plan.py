@@ -15,7 +15,7 @@ IN_PROGRESS per owner (the session's own agent, owner None, is one owner).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
@@ -164,15 +164,18 @@ class Plan:
         Not waiting for unfinished steps (their own or their parents' dependencies), and
         without open sub-steps.
         """
-        return [s for s in self.steps if self._runnable(s)]
+        return list(self.runnable())
+
+    def runnable(self) -> Iterator[Step]:
+        """:meth:`runnable_steps`, one at a time (taking the first looks no further)."""
+        return (s for s in self.steps if self._runnable(s))
 
     def next_step(self, owner: str | None = None) -> Step | None:
         """The step to work on: `owner`'s step in progress, else the first runnable one."""
         known: dict[str | None, Step | None] = self.__dict__.setdefault("_next", {})
         if owner not in known:  # computed once per plan and owner (a plan never changes)
             current = self.in_progress(owner)
-            runnable = (s for s in self.steps if self._runnable(s))
-            known[owner] = current if current is not None else next(runnable, None)
+            known[owner] = current if current is not None else next(self.runnable(), None)
         return known[owner]
 
     def _runnable(self, step: Step) -> bool:

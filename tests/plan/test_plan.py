@@ -166,3 +166,13 @@ def test_a_status_change_keeps_every_field_of_the_plan_but_its_steps_and_version
         if field.name not in ("steps", "version"):
             assert getattr(changed, field.name) == getattr(plan, field.name), field.name
     assert changed.version == plan.version + 1 and changed.steps[1] is plan.steps[1]
+
+
+def test_runnable_yields_the_runnable_steps_in_order() -> None:
+    plan = Plan().replaced(
+        ["a", {"description": "b", "depends_on": [1]}, "c", {"description": "d", "parent": 3}]
+    )
+    assert [s.id for s in plan.runnable()] == [s.id for s in plan.runnable_steps()] == ["s1", "s4"]
+    done = plan.with_status([1], StepStatus.DONE)
+    assert next(done.runnable()).id == "s2"
+    assert list(plan.with_status([1, 2, 4, 3], StepStatus.DONE).runnable()) == []
