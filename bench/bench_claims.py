@@ -196,6 +196,7 @@ def render(result: dict[str, Any]) -> str:
         f"{result['load_before']}, after {result['load_after']} · "
         f"{result['machine'].get('cores')} cores, {result['machine'].get('cpu')}",
         "",
+        *([result["note"], ""] if result.get("note") else []),
         f"Each configuration: its worker processes started once, then {result['rounds']} "
         f"rounds (after a warm-up round) of {result['seconds']} s per contender, contenders "
         "alternating order per round. `claims` = claim_step + finish_step on one shared "
@@ -230,6 +231,7 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", default=",".join(map(str, STEPS)), help="plan sizes")
     parser.add_argument("--out", type=Path, default=None, help="also write the Markdown here")
+    parser.add_argument("--note", default="", help="how the run was made (printed in the report)")
     args = parser.parse_args()
     load_before = [round(x, 2) for x in os.getloadavg()]
     rows = []
@@ -248,6 +250,7 @@ async def main() -> None:
         "seconds": args.seconds,
         "rounds": args.rounds,
         "rows": rows,
+        "note": args.note,
     }
     if args.out is not None:
         args.out.write_text(render(result))
