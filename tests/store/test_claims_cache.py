@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -159,12 +160,12 @@ async def test_a_row_changed_behind_the_cache_is_read(tmp_path: Path) -> None:
         await sm.save_state("p", {"mission": "m", "plan": Plan().replaced(["a", "b"])})
         claim = await sm.claim_step("p", "w")
         assert claim is not None
-        with sqlite3.connect(path) as raw:  # another program: a new version, a bad row
+        with closing(sqlite3.connect(path)) as raw, raw:  # another program: a bad row
             raw.execute("UPDATE tf_steps SET body = '[1]' WHERE step_id = 's2'")
             raw.execute("UPDATE tf_sessions SET version = version + 1")
         with pytest.raises(StateCorruptError, match="plan step"):
             await sm.finish_step("p", "s1", "w")
-        with sqlite3.connect(path) as raw:
+        with closing(sqlite3.connect(path)) as raw, raw:
             body = '{"id":"s2","description":"b2"}'
             raw.execute("UPDATE tf_steps SET body = ? WHERE step_id = 's2'", (body,))
             raw.execute("UPDATE tf_sessions SET version = version + 1")
