@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taskforce.agent import prompts
-from taskforce.agent.dispatch import Prepared
+from taskforce.agent.dispatch import Prepared, runs
 from taskforce.agent.planning import needs_tool
 from taskforce.plan import Plan, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
@@ -166,24 +166,24 @@ class CallGuard:
         repeat run again that gets the same result is answered as any repeat (its preset);
         a different result is shown, and counts as a new run.
         """
+        if not runs(item) or not item.signature:
+            return result
+        short = _shorten(result)
         if item.recheck is not None:
-            short = _shorten(result)
             self._stale.discard(item.signature)
             if short == item.recheck and item.preset is not None:
                 return item.preset
-            self._fresh(item)
-        if item.preset is None and item.duplicate_of is None and item.signature:
-            short = _shorten(result)
-            self._seen[item.signature] = short
-            if _planner(item):
-                return result
-            failed = result.get("success") is False
-            if (item.read_only or failed) and not item.approval:  # never rerun unapproved
-                self._reads.add(item.signature)
-            else:
-                self._reads.discard(item.signature)
-            if not failed and not item.read_only:  # an action
-                self._stale |= self._reads - {item.signature}
+            self._fresh(item)  # no preset from here on: the result is shown
+        self._seen[item.signature] = short
+        if _planner(item):
+            return result
+        failed = result.get("success") is False
+        if (item.read_only or failed) and not item.approval:  # never rerun unapproved
+            self._reads.add(item.signature)
+        else:
+            self._reads.discard(item.signature)
+        if not failed and not item.read_only:  # an action
+            self._stale |= self._reads - {item.signature}
         return result
 
     def _fresh(self, item: Prepared) -> None:
