@@ -87,31 +87,35 @@ def list_command(console: Console) -> None:
     )
 
 
-def model_factory(options: EvalOptions) -> ModelFactory:
-    """The model of every run: offline (default), reference replay, or a litellm model."""
+def model_factory(options: EvalOptions) -> tuple[ModelFactory, dict[str, Any]]:
+    """The model of every run: offline (default), reference replay, or a litellm model.
+
+    Also the settings of that model the results record (a litellm model's reply cap).
+    """
     from taskforce.evals import REFERENCE, litellm_factory, reference_model
+    from taskforce.evals.engine import DEFAULT_MAX_TOKENS
 
     name = (options.model or "offline").strip()
     if name == REFERENCE:
-        return reference_model
+        return reference_model, {}
     if name.lower() == "offline":
         from taskforce.models.offline import OfflineModel
 
-        return lambda _mission, _arm: OfflineModel()
+        return (lambda _mission, _arm: OfflineModel()), {}
     if var := missing_key(name, options.api_base, os.environ):
         raise ConfigurationError(f"model {name!r} needs an API key: set {var} (or --api-base)")
     var = _key_var(name) if options.api_base else None
     key = "sk-no-key-required" if var and not os.environ.get(var, "").strip() else None
-    return litellm_factory(  # one request may take as long as the run may (slow local models)
+    factory = litellm_factory(  # one request may take as long as the run may (slow models)
         name, api_base=options.api_base, api_key=key, context_window=options.context_window,
-        timeout=options.timeout,
+        timeout=options.timeout, max_tokens=DEFAULT_MAX_TOKENS,
     )  # fmt: skip
+    return factory, {"max_tokens": DEFAULT_MAX_TOKENS}
 
 
 def run_eval(options: EvalOptions, console: Console) -> int:
     """Run (or resume) the evaluation; print tables; write JSON and the report. Exit code."""
-    from taskforce.evals import REFERENCE, ResultStore, RunSettings, evaluate, load_suite
-    from taskforce.evals.engine import DEFAULT_MAX_TOKENS
+    from taskforce.evals import ResultStore, RunSettings, evaluate, load_suite
 
     command = command_line(options)
     if options.report_only:
@@ -123,10 +127,8 @@ def run_eval(options: EvalOptions, console: Console) -> int:
     suite = load_suite(options.suite)
     settings = RunSettings(options.max_steps, options.timeout, options.context_window)
     store = ResultStore(options.results)
-    meta: dict[str, Any] = {"argv": command, "temperature": 0.0, "setup": options.setup or ""}
-    factory = model_factory(options)
-    if (options.model or "offline").strip().lower() not in (REFERENCE, "offline"):
-        meta["max_tokens"] = DEFAULT_MAX_TOKENS  # litellm_factory's cap on a reply
+    factory, settings_of_model = model_factory(options)
+    meta = {"argv": command, "temperature": 0.0, "setup": options.setup or "", **settings_of_model}
     with _progress(console, options.plain) as on_progress:
         result = asyncio.run(
             evaluate(

@@ -23,11 +23,11 @@ from taskforce.models.base import Model
 __all__ = ["EvalResult", "Progress", "evaluate", "litellm_factory"]
 
 DEFAULT_TEMPERATURE = 0.0
+"""Evaluations ask for greedy decoding unless told otherwise: reruns then agree."""
 DEFAULT_MAX_TOKENS = 1024
 """Output tokens allowed per reply: a runaway generation (a small model repeating itself
 until the context is full) ends in seconds, not minutes. The built-in suite's longest
 reply with the 1.5B model was 142 tokens."""
-"""Evaluations ask for greedy decoding unless told otherwise: reruns then agree."""
 
 
 @dataclass(frozen=True)
