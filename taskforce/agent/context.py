@@ -4,8 +4,15 @@ The history itself is never changed; each call gets a *view* of it. When the vie
 not fit, it is compacted in stages until it does:
 
 1. tool results older than the last turn are shortened;
-2. the oldest turns are dropped (the mission message records how many);
+2. the oldest turns are dropped (the mission message says so);
 3. only the last turn is kept and every long text is shortened.
+
+A cut made at stage 2 goes deeper than it must (it keeps about half of the room the
+window leaves for the conversation) and then stays where it is: the next turns keep
+dropping the same messages while what follows still fits. The view's start is then the
+same turn after turn, so a provider's prompt cache (llama.cpp's, or a hosted one) keeps
+working, and the conversation is cut again only once that half has filled up. A cut that
+moved with every turn made the model reread the whole view on every turn.
 
 Only the latest plan recitation is ever sent (an older one shows a plan that no longer
 is, and repeats the checklist), and the planner calls and results before it are left out
@@ -16,6 +23,7 @@ compaction.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Sequence
 
@@ -87,6 +95,7 @@ class _PlanView:
         self.latest = -1  # index of the latest recitation
         self.done = 0  # messages before this index are filtered into `kept`
         self.kept: list[Message] = []
+        self.origin: list[int] = []  # the index in `history` of each message in `kept`
         self.dropped_ids: set[str] = set()
         self.dropped_before_pin = 0
 
@@ -113,8 +122,23 @@ class _PlanView:
                 self.dropped_before_pin += index < pinned
             else:
                 self.kept.append(shown)
+                self.origin.append(index)
         self.done = max(self.done, self.latest)
         return [*self.kept, *history[self.latest :]], pinned - self.dropped_before_pin
+
+    def to_history(self, position: int) -> int:
+        """The index in the last `history` of the message at `position` in its view."""
+        if self.latest < 0 or position < len(self.kept):
+            return self.origin[position] if self.latest >= 0 else position
+        return self.latest + position - len(self.kept)
+
+    def to_view(self, index: int) -> int:
+        """The position in the last view of `history[index]`, or of the next message shown."""
+        if self.latest < 0:
+            return index
+        if index >= self.latest:
+            return len(self.kept) + index - self.latest
+        return bisect.bisect_left(self.origin, index)
 
 
 def _without_planner(message: Message, dropped_ids: set[str]) -> Message | None:
@@ -189,6 +213,7 @@ class ContextBudget:
         self._over: tuple[int, Message, int] | None = None  # (length, last message, size)
         self._cuts: dict[tuple[int, int | None], tuple[Message, Message]] = {}
         self._plan_view = _PlanView()
+        self._anchor: tuple[int, Message] | None = None  # the kept cut: (index, message)
 
     def fit(
         self,
@@ -206,7 +231,8 @@ class ContextBudget:
         `pinned` is the index in `history` of the current mission message (always kept).
         `harder` (after a provider overflow) aims at half the usual budget.
         """
-        history, pinned = self._plan_view(history, pinned)
+        raw = history
+        history, pinned = self._plan_view(raw, pinned)
         view = [system, *history]
         if self.window is None and not harder:
             return view, 0
@@ -220,21 +246,55 @@ class ContextBudget:
         if size <= budget:
             return view, 0
         groups = _groups(history)
-        keep = len(groups)
-        stages: list[tuple[int, int, int | None]] = [(keep, 500, None)]
-        while keep > 2:
-            keep = max(2, keep * 2 // 3)
-            stages.append((keep, 500, None))
-        stages.append((1, 300, 500))
-        for level, (turns, tool_chars, text_chars) in enumerate(stages, start=1):
-            view = [
-                system,
-                *self._compact(history, groups, pinned, plan_note, turns, tool_chars, text_chars),
-            ]
-            bound = self._tally_compact.bound(view, tools, count)
-            if bound <= budget or count(view, tools) <= budget:
-                return view, 1 if level == 1 else 3 if level == len(stages) else 2
-        return view, 3
+        sticky = None if harder else self._sticky(raw, groups)
+        if sticky is not None:
+            view = [system, *self._compact(history, groups, pinned, plan_note, sticky, 500, None)]
+            if self._fits(view, tools, count, budget):
+                return view, 2
+        first = [system, *self._compact(history, groups, pinned, plan_note, len(groups), 500, None)]
+        if self._fits(first, tools, count, budget):
+            self._anchor = None
+            return first, 1  # nothing dropped: the view's start does not move
+        fixed = [system, history[pinned]] if 0 <= pinned < len(history) else [system]
+        floor = count([*fixed, *([plan_note] if plan_note else [])], tools)
+        low = budget if harder else floor + max(0, budget - floor) // 2
+        deep: tuple[list[Message], int] | None = None
+        near: tuple[list[Message], int] | None = None
+        turns = len(groups)
+        while turns > 2 and deep is None:  # drop the oldest turns: as deep as `low`
+            turns = max(2, turns * 2 // 3)
+            view = [system, *self._compact(history, groups, pinned, plan_note, turns, 500, None)]
+            if self._fits(view, tools, count, low):
+                deep = (view, turns)
+            elif near is None and self._fits(view, tools, count, budget):
+                near = (view, turns)
+        self._anchor = None
+        chosen = deep or near
+        if chosen is not None:
+            view, turns = chosen
+            index = self._plan_view.to_history(groups[-turns][0])
+            self._anchor = (index, raw[index])
+            return view, 2
+        return [system, *self._compact(history, groups, pinned, plan_note, 1, 300, 500)], 3
+
+    def _sticky(self, history: Sequence[Message], groups: list[list[int]]) -> int | None:
+        """How many turns the kept cut keeps now (None: no cut, or not in this history)."""
+        if self._anchor is None:
+            return None
+        index, message = self._anchor
+        if index >= len(history) or history[index] is not message:
+            self._anchor = None  # another conversation
+            return None
+        position = self._plan_view.to_view(index)
+        turns = sum(1 for group in groups if group[0] >= position)
+        return turns if 0 < turns < len(groups) else None
+
+    def _fits(
+        self, view: list[Message], tools: Sequence[ToolSpec], count: TokenCounter, budget: int
+    ) -> bool:
+        return self._tally_compact.bound(view, tools, count) <= budget or (
+            count(view, tools) <= budget
+        )
 
     def _size_of(self, view: list[Message], tools: Sequence[ToolSpec], count: TokenCounter) -> int:
         """The exact size, unless the view only grew from one already known to be larger.
@@ -290,9 +350,7 @@ class ContextBudget:
                 message = dict(message)
                 message["content"] = _cut(content, 2000 if text_chars else None)
                 if dropped:
-                    message["content"] = f"{message['content']}\n\n" + prompts.OMITTED.format(
-                        count=dropped
-                    )
+                    message["content"] = f"{message['content']}\n\n{prompts.OMITTED}"
             elif message.get("role") == "tool":
                 limit = tool_chars if (index not in last or text_chars) else None
                 message = self._cut_message(message, content, limit)

@@ -204,4 +204,4 @@ REJECTED_HINT = (
     f"{planner.REVISE} if needed, or explain in your answer why the step cannot be done."
 )
 
-OMITTED = "[{count} earlier messages were removed to fit the context window.]"
+OMITTED = "[Earlier messages were removed to fit the context window.]"

@@ -3,6 +3,7 @@ and one harder retry when the provider still reports an overflow."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -307,3 +308,69 @@ def test_the_view_kept_across_turns_is_the_view_computed_afresh() -> None:
     view, _ = kept.fit(system, first, [], estimate_tokens, pinned=1, plan_note=None)
     fresh, _ = ContextBudget(None).fit(system, first, [], estimate_tokens, pinned=1, plan_note=None)
     assert view == fresh and view[1]["content"] == "earlier"
+
+
+def _turn(turn: int) -> list[Message]:
+    """One turn of a long mission: a planner exchange and a recitation every third turn."""
+    if turn % 3 == 0:
+        return [
+            _calls((f"p{turn}", "planner")),
+            {"role": "tool", "tool_call_id": f"p{turn}", "content": "ok"},
+            {"role": "user", "content": f"{PLAN_HEADER}\nplan v{turn}"},
+        ]
+    return [
+        _calls((f"w{turn}", "weather")),
+        {"role": "tool", "tool_call_id": f"w{turn}", "content": f"{turn}: " + "z" * 800},
+    ]
+
+
+def _common_prefix(a: Sequence[Message], b: Sequence[Message]) -> int:
+    same = (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
+    return next(same, min(len(a), len(b)))
+
+
+def test_a_cut_stays_put_so_the_start_of_the_view_is_the_same_turn_after_turn() -> None:
+    system: Message = {"role": "system", "content": "s"}
+    note: Message = {"role": "user", "content": f"{PLAN_HEADER}\nthe plan now"}
+    history: list[Message] = [{"role": "user", "content": "the mission"}]
+    budget = ContextBudget(3000, reserve=0)
+    views: list[tuple[list[Message], int]] = []
+    for turn in range(120):
+        history.extend(_turn(turn))
+        view, level = budget.fit(system, history, [], estimate_tokens, pinned=0, plan_note=note)
+        assert estimate_tokens(view, []) <= 3000 and valid_pairs(view), turn
+        assert view[1]["content"].startswith("the mission")
+        assert view[-1] == note or not level
+        views.append((view, level))
+    cut = [(view, level) for view, level in views if level == 2]
+    assert len(cut) > 80 and all(level != 3 for _, level in views)
+    kept = [_common_prefix(a, b) for (a, _), (b, _) in itertools.pairwise(cut)]
+    moved = [k for k, (view, _) in zip(kept, cut, strict=False) if k < len(view) - 3]
+    # the view's start moves only when the kept half has filled up: a few times, not each turn
+    assert 3 <= len(moved) <= len(cut) // 5, (len(moved), len(cut))
+    # a new cut keeps about half of what fits; the turns it keeps are the latest, in order
+    sizes = [estimate_tokens(view, []) for view, _ in cut]
+    assert min(sizes) < 2000 and max(sizes) > 2600
+    shown = [int(str(m["content"]).split(":")[0]) for m in cut[-1][0] if m.get("role") == "tool"]
+    assert len(shown) > 3 and shown == [t for t in range(shown[0], 120) if t % 3]
+    assert "ok" not in [m.get("content") for m in cut[-1][0]]  # older planner results left out
+
+
+def test_a_kept_cut_is_dropped_in_another_conversation_and_after_a_harder_retry() -> None:
+    system: Message = {"role": "system", "content": "s"}
+    history: list[Message] = [{"role": "user", "content": "the mission"}]
+    for turn in range(1, 40, 3):
+        history.extend(_turn(turn))
+    budget = ContextBudget(1500, reserve=0)
+    _, level = budget.fit(system, history, [], estimate_tokens, pinned=0, plan_note=None)
+    assert level == 2
+    other: list[Message] = [{"role": "user", "content": "another mission"}, *history[1:]]
+    again, level = budget.fit(system, other, [], estimate_tokens, pinned=0, plan_note=None)
+    fresh, fresh_level = ContextBudget(1500, reserve=0).fit(
+        system, other, [], estimate_tokens, pinned=0, plan_note=None
+    )
+    assert (again, level) == (fresh, fresh_level)
+    harder, level = budget.fit(
+        system, other, [], estimate_tokens, pinned=0, plan_note=None, harder=True
+    )
+    assert estimate_tokens(harder, []) <= estimate_tokens([system, *other], []) // 2
