@@ -39,8 +39,10 @@ class CallGuard:
 
     It also notices a model that keeps repeating itself: after two turns made only of
     repeated calls :meth:`nudge` says so (once), and after two nudges :meth:`answer_now`
-    asks for a final answer without tools. A model that answers that with repeated calls
-    again (written as text) is :attr:`stuck`: the loop stops there.
+    asks for a final answer without tools; once the plan is finished, one such turn is
+    enough (the work is done, and repeats are all a small model does there). A model that
+    answers that with repeated calls again (written as text) is :attr:`stuck`: the loop
+    stops there.
     """
 
     def __init__(self, max_calls_per_turn: int = 8, *, require_work: bool = False) -> None:
@@ -204,11 +206,15 @@ class CallGuard:
         self._nudges += 1
         return True
 
-    def answer_now(self) -> bool:
-        """True (once) after two nudges: the next turn gets no tools and must answer."""
-        self._answering = self._nudges >= 2
+    def answer_now(self, finished: bool = False) -> bool:
+        """True (once) after two nudges: the next turn gets no tools and must answer.
+
+        With `finished` (every step of the run's plan is done), one turn of repeats is
+        enough.
+        """
+        self._answering = self._nudges >= 2 or (finished and self._stalled >= 1)
         if self._answering:
-            self._nudges = 0
+            self._nudges = self._stalled = 0
         return self._answering
 
 

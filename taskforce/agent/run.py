@@ -142,7 +142,7 @@ class Run:
             specs = [s for s in specs if s["function"]["name"] != planner]
         if self.watch.required:
             specs = [s for s in specs if s["function"]["name"] == planner]
-        answer_now = self.guard.answer_now()  # nudged twice and still repeating: no tools
+        answer_now = self.guard.answer_now(self.watch.finished(self.plan))  # repeating: no tools
         if answer_now:
             specs = []
         note = self._plan_note()

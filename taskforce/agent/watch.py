@@ -54,6 +54,10 @@ class PlanWatch:
             return False
         return not self.offered or (bool(plan.steps) and plan.version != self.opened)
 
+    def finished(self, plan: Plan) -> bool:
+        """Whether the plan made or changed in this run has no open step left."""
+        return bool(plan.steps) and not plan.open_steps() and plan.version != self.opened
+
     def remember(self, text: str) -> None:
         """Keep `text` (a tool result's short form) to recite with the plan; the last six."""
         self.results = [*self.results, text][-6:]

@@ -86,3 +86,32 @@ async def test_a_new_call_written_on_the_forced_turn_still_runs(tools: Any) -> N
     result = await agent.execute("Weather in Oslo, then save it in a note")
     assert log["notes"] == ["Oslo"]
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Saved."
+
+
+async def test_once_the_plan_is_finished_one_turn_of_repeats_brings_the_forced_answer(
+    tools: Any,
+) -> None:
+    offered: list[int] = []  # how many tools each request offered
+
+    def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        offered.append(len(specs))
+        if not specs:
+            return reply("Oslo 4°C, Rome 20°C.")
+        script = [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
+            call("weather", city="Oslo"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("weather", city="Rome"),
+            call("planner", action="mark_done", step_index=[2]),
+        ]
+        return script[len(offered) - 1] if len(offered) <= len(script) else script[3]
+
+    agent = LeanAgent(model=FunctionModel(answer), tools=tools[0], plan_first=False)
+    result = await agent.execute("Weather in Oslo and in Rome")
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo 4°C, Rome 20°C."
+    assert offered[-1] == 0 and len(offered) == 7  # 5 turns of work, 1 of repeats, the answer
+    # without a plan, the same repeats are nudged twice before the forced answer
+    offered.clear()
+    plain = LeanAgent(model=FunctionModel(answer), tools=tools[0], planning=False)
+    result = await plain.execute("Weather in Oslo and in Rome")
+    assert result.final_message == "Oslo 4°C, Rome 20°C." and len(offered) > 7
