@@ -283,7 +283,7 @@ class LeanAgent:
                 if final is not None:
                     return await run.finish(AgentStatus.COMPLETED, final)
                 if run.guard.stuck:  # told to answer, it only repeated calls: stop here
-                    return await run.finish(*run.stuck_end())
+                    return await run.finish(*await run.stuck_end())
             return await run.finish(AgentStatus.MAX_STEPS, run.use.last_content)
         except ProviderError as exc:
             return await run.finish(AgentStatus.FAILED, "", error=exc)

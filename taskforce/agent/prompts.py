@@ -186,6 +186,22 @@ STUCK = (
 STUCK_DONE = "Every plan step is done; the model gave no final answer in words."
 """The final message of a run stopped that way with its plan finished (``completed``)."""
 
+ANSWER_SYSTEM = (
+    "You write the final answer to the user for a task that is finished. Answer in plain "
+    "text, in one or two sentences, using only the results below. Do not write JSON or code."
+)
+"""The system prompt of the request for a finished plan's answer (``Run.ask_answer``)."""
+
+
+def answer_request(mission: str, plan: str, results: Sequence[str]) -> str:
+    """The request for the answer to a finished plan: the mission, the plan, the results."""
+    known = "; ".join(results) or "(none recorded)"
+    return (
+        f"{PLAN_HEADER}\nTask: {mission}\n\nThe plan, done:\n{plan}\nResults: {known}\n\n"
+        "Write the final answer to the user."
+    )
+
+
 ANSWERED = "done by the final answer"
 """The note on steps the final answer itself did (they need no tool)."""
 

@@ -5,7 +5,8 @@ Small models often write a call as text instead of using the tool-call channel:
 object). Taken as the final answer, such a reply ends the run with a call that never ran.
 :func:`calls_in_text` reads these calls back (only for tools the agent has, and only when
 the whole reply is made of calls), so the loop runs them; :func:`clean_answer` unwraps a
-plain answer the model fenced. Pure functions: no I/O.
+plain answer the model fenced, and :func:`plain_answer` also drops a leading "The final
+answer is:". Pure functions: no I/O.
 """
 
 from __future__ import annotations
@@ -79,3 +80,19 @@ def clean_answer(text: str) -> str:
     """`text` without a code fence wrapped around the whole of it (a fenced plain answer)."""
     match = _FENCE.fullmatch(text.strip())
     return match.group(2).strip() if match else text
+
+
+_LEAD = re.compile(r"(?:the\s+)?final\s+answer(?:\s+is)?\s*:\s*", re.IGNORECASE)
+_QUOTES = {'"': '"', "“": "”", "'": "'"}
+
+
+def plain_answer(text: str) -> str:
+    """`text` unfenced, without a leading "The final answer is:" and quotes around it all."""
+    text = clean_answer(text).strip()
+    lead = _LEAD.match(text)
+    if lead is None:
+        return text
+    text = text[lead.end() :].strip()
+    if len(text) > 1 and _QUOTES.get(text[0]) == text[-1] and text[0] not in text[1:-1]:
+        text = text[1:-1].strip()
+    return text

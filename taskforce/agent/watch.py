@@ -28,7 +28,7 @@ class PlanWatch:
     opened: int = 0
     """The plan's version when the run opened."""
     results: list[str] = dataclasses.field(default_factory=list)
-    """Short texts of the tool results since the plan was made (recited with the plan)."""
+    """Short texts of the run's latest tool results (the last six are recited with the plan)."""
 
     def announce(self, plan: Plan) -> bool:
         """Whether `plan` is news for the UI (a ``plan_updated`` event); remembers it."""
@@ -59,5 +59,5 @@ class PlanWatch:
         return bool(plan.steps) and not plan.open_steps() and plan.version != self.opened
 
     def remember(self, text: str) -> None:
-        """Keep `text` (a tool result's short form) to recite with the plan; the last six."""
-        self.results = [*self.results, text][-6:]
+        """Keep `text` (a tool result's short form); the last twenty."""
+        self.results = [*self.results, text][-20:]

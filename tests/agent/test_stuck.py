@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.prompts import STUCK, STUCK_DONE
+from taskforce.agent.prompts import ANSWER_SYSTEM, STUCK, STUCK_DONE
+from taskforce.errors import ProviderError
 from taskforce.models.base import Message, ModelResponse, ToolSpec
 from taskforce.testing import FunctionModel, call, reply
+from tests.agent.helpers import Events
 
 
 def written(name: str, **arguments: Any) -> ModelResponse:
@@ -16,8 +19,16 @@ def written(name: str, **arguments: Any) -> ModelResponse:
     return reply(f"```json\n{json.dumps({'name': name, 'arguments': arguments})}\n```")
 
 
+Reply = Callable[[list[Message], list[ToolSpec]], ModelResponse]
+
+
 def looping(*first: ModelResponse, again: ModelResponse) -> FunctionModel:
     """Replies `first` in turn, then repeats `again`; written as text when no tools."""
+    return FunctionModel(loop_replies(*first, again=again))
+
+
+def loop_replies(*first: ModelResponse, again: ModelResponse) -> Reply:
+    """The replies of :func:`looping`, as a function."""
     script = list(first)
 
     def answer(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
@@ -28,7 +39,7 @@ def looping(*first: ModelResponse, again: ModelResponse) -> FunctionModel:
             return written(c.name, **json.loads(c.arguments))
         return again
 
-    return FunctionModel(answer)
+    return answer
 
 
 async def test_repeats_after_the_forced_answer_end_the_run_early(tools: Any) -> None:
@@ -115,3 +126,83 @@ async def test_once_the_plan_is_finished_one_turn_of_repeats_brings_the_forced_a
     plain = LeanAgent(model=FunctionModel(answer), tools=tools[0], planning=False)
     result = await plain.execute("Weather in Oslo and in Rome")
     assert result.final_message == "Oslo 4°C, Rome 20°C." and len(offered) > 7
+
+
+def finishing(answer: Callable[[list[Message]], ModelResponse]) -> Reply:
+    """Plans and does two steps, then only repeats (written as text when offered no tools);
+    `answer(messages)` replies to the short request for the answer (system ANSWER_SYSTEM)."""
+    looper = loop_replies(
+        call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
+        call("weather", city="Oslo"),
+        call("planner", action="mark_done", step_index=[1]),
+        call("weather", city="Rome"),
+        call("planner", action="mark_done", step_index=[2]),
+        again=call("weather", city="Rome"),
+    )
+
+    def reply_to(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+        if messages[0]["content"] == ANSWER_SYSTEM:
+            return answer(messages)
+        return looper(messages, tools)
+
+    return reply_to
+
+
+async def test_a_finished_plan_without_words_is_answered_in_a_short_view_of_its_own(
+    tools: Any,
+) -> None:
+    asked: list[list[Message]] = []
+
+    def answer(messages: list[Message]) -> ModelResponse:
+        asked.append(messages)
+        return reply('The final answer is: "Oslo has 4°C and rain; Rome 20°C."')
+
+    events = Events()
+    model = FunctionModel(finishing(answer))
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, on_event=events)
+    result = await agent.execute("Weather in Oslo and in Rome")
+    assert result.status is AgentStatus.COMPLETED
+    assert result.final_message == "Oslo has 4°C and rain; Rome 20°C."
+    (view,) = asked  # asked once: the mission, the plan done and the results; no history
+    assert len(view) == 2 and "Task: Weather in Oslo and in Rome" in view[1]["content"]
+    assert "- [x] 2. Weather in Rome" in view[1]["content"]
+    assert "weather → " in view[1]["content"] and "tool_calls" not in view[1]
+    assert len(events.of("llm_call")) == result.steps  # the short request is counted
+
+
+async def test_a_short_view_answered_with_a_call_or_a_provider_error_says_no_words(
+    tools: Any,
+) -> None:
+    def a_call(messages: list[Message]) -> ModelResponse:
+        return written("weather", city="Rome")
+
+    def failing(messages: list[Message]) -> ModelResponse:
+        raise ProviderError("the server went away")
+
+    for answer in (a_call, failing):
+        events = Events()
+        model = FunctionModel(finishing(answer))
+        agent = LeanAgent(model=model, tools=tools[0], plan_first=False, on_event=events)
+        result = await agent.execute("Weather in Oslo and in Rome")
+        assert result.status is AgentStatus.COMPLETED and result.final_message == STUCK_DONE
+        assert bool(events.of("error")) is (answer is failing)
+
+
+async def test_words_from_an_earlier_request_of_the_session_are_not_this_runs_answer(
+    tools: Any,
+) -> None:
+    def answer(messages: list[Message]) -> ModelResponse:
+        return written("weather", city="Rome")
+
+    model = finishing(answer)
+
+    def greeting_first(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        if messages[-1]["content"] == "Hi":
+            return reply("Hello, how can I help?")
+        return model(messages, specs)
+
+    agent = LeanAgent(model=FunctionModel(greeting_first), tools=tools[0], plan_first=False)
+    greeted = await agent.execute("Hi")
+    assert greeted.final_message == "Hello, how can I help?"
+    result = await agent.execute("Weather in Oslo and in Rome", session_id=greeted.session_id)
+    assert result.status is AgentStatus.COMPLETED and result.final_message == STUCK_DONE

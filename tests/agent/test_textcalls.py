@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.textcalls import calls_in_text, clean_answer
+from taskforce.agent.textcalls import calls_in_text, clean_answer, plain_answer
 from taskforce.testing import ScriptedModel, reply
 from tests.agent.helpers import tool_results
 
@@ -55,6 +55,15 @@ def test_a_fenced_plain_answer_is_unwrapped() -> None:
     assert clean_answer("```\n491.0\n```") == "491.0"
     assert clean_answer("Plain answer.") == "Plain answer."
     assert clean_answer("See ```x``` and more") == "See ```x``` and more"
+
+
+def test_a_plain_answer_loses_its_final_answer_lead_and_the_quotes_around_it() -> None:
+    assert plain_answer('The final answer is: "Call booked at 16:00."') == "Call booked at 16:00."
+    assert plain_answer("Final answer: 42") == "42"
+    assert plain_answer("```\nthe final answer is: 'done'\n```") == "done"
+    assert plain_answer('The final answer is: "a" and "b"') == '"a" and "b"'  # not one quote
+    assert plain_answer("My final answer: see the note") == "My final answer: see the note"
+    assert plain_answer("Erin lives in Vienna.") == "Erin lives in Vienna."
 
 
 async def test_a_call_written_as_text_runs_and_the_run_goes_on(tools: Any) -> None:
