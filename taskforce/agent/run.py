@@ -329,7 +329,8 @@ class Run:
         ``completed`` when its plan is finished (the work is done and checked off), else
         ``max_steps`` (no answer: more steps would only repeat). The message is the
         model's last answer in words in this run, if it gave one; else, for a finished
-        plan, the answer to :meth:`ask_answer`.
+        plan, the answer to :meth:`ask_answer` (added to the conversation: it is what the
+        user reads, and what the next request of the session follows).
         """
         plan = self.plan
         done = bool(plan.steps) and not plan.open_steps()
@@ -343,6 +344,8 @@ class Run:
         )
         if done and not words:
             words = await self.ask_answer()
+            if words:
+                self.session.add({"role": "assistant", "content": words})
         status = AgentStatus.COMPLETED if done else AgentStatus.MAX_STEPS
         return status, words or (prompts.STUCK_DONE if done else prompts.STUCK)
 

@@ -168,6 +168,10 @@ async def test_a_finished_plan_without_words_is_answered_in_a_short_view_of_its_
     assert "- [x] 2. Weather in Rome" in view[1]["content"]
     assert "weather → " in view[1]["content"] and "tool_calls" not in view[1]
     assert len(events.of("llm_call")) == result.steps  # the short request is counted
+    # the answer is in the conversation the next request of the session follows
+    messages = await agent.store.load_messages(result.session_id)
+    said = [m["content"] for m in messages if m["role"] == "assistant"]
+    assert said[-1] == "Oslo has 4°C and rain; Rome 20°C."
 
 
 async def test_a_short_view_answered_with_a_call_or_a_provider_error_says_no_words(
