@@ -70,20 +70,6 @@ async def test_a_finished_plan_then_repeats_is_completed_with_the_last_words(too
     assert log["notes"] == ["Oslo: 4°C, rain"] and result.steps < 15
 
 
-async def test_without_words_a_finished_plan_says_so(tools: Any) -> None:
-    model = looping(
-        call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
-        call("weather", city="Oslo"),
-        call("planner", action="mark_done", step_index=[1]),
-        call("weather", city="Rome"),
-        call("planner", action="mark_done", step_index=[2]),
-        again=call("weather", city="Rome"),
-    )
-    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_steps=30)
-    result = await agent.execute("Weather in Oslo and in Rome")
-    assert result.status is AgentStatus.COMPLETED and result.final_message == STUCK_DONE
-
-
 async def test_a_new_call_written_on_the_forced_turn_still_runs(tools: Any) -> None:
     tool_list, log = tools
     turns = iter([call("weather", city="Oslo")] * 7)
