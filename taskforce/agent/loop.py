@@ -12,7 +12,7 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from taskforce.agent import approvals, planning, prompts
+from taskforce.agent import approvals, planning, prompts, stuck
 from taskforce.agent.context import ContextBudget
 from taskforce.agent.dispatch import run_calls
 from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
@@ -283,7 +283,7 @@ class LeanAgent:
                 if final is not None:
                     return await run.finish(AgentStatus.COMPLETED, final)
                 if run.guard.stuck:  # told to answer, it only repeated calls: stop here
-                    return await run.finish(*await run.stuck_end())
+                    return await run.finish(*await stuck.end(run))
             return await run.finish(AgentStatus.MAX_STEPS, run.use.last_content)
         except ProviderError as exc:
             return await run.finish(AgentStatus.FAILED, "", error=exc)

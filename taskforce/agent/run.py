@@ -323,61 +323,6 @@ class Run:
             plan=plan,
         )
 
-    async def stuck_end(self) -> tuple[AgentStatus, str]:
-        """How a run ends whose model, told to answer, only repeated calls (nothing ran).
-
-        ``completed`` when its plan is finished (the work is done and checked off), else
-        ``max_steps`` (no answer: more steps would only repeat). The message is the
-        model's last answer in words in this run, if it gave one; else, for a finished
-        plan, the answer to :meth:`ask_answer` (added to the conversation: it is what the
-        user reads, and what the next request of the session follows).
-        """
-        plan = self.plan
-        done = bool(plan.steps) and not plan.open_steps()
-        words = next(
-            (
-                str(m["content"])
-                for m in reversed(self.session.history[self.pinned + 1 :])
-                if m.get("role") == "assistant" and m.get("content") and not m.get("tool_calls")
-            ),
-            "",
-        )
-        if done and not words:
-            words = await self.ask_answer()
-            if words:
-                self.session.add({"role": "assistant", "content": words})
-        status = AgentStatus.COMPLETED if done else AgentStatus.MAX_STEPS
-        return status, words or (prompts.STUCK_DONE if done else prompts.STUCK)
-
-    async def ask_answer(self) -> str:
-        """The answer to a finished plan, asked in a short view of its own ('' if none).
-
-        A small model whose history is all tool calls tends to write one more call even
-        when offered no tools; asked afresh, with only the mission, the plan and the
-        results and no calls to imitate, it answers in words. A reply that is a call, a
-        copy of the plan or a provider error gives ''.
-        """
-        plan, results = self.plan.render(), self.watch.results
-        view = [
-            {"role": "system", "content": prompts.ANSWER_SYSTEM},
-            user(prompts.answer_request(self.mission, plan, results)),
-        ]
-        try:
-            response = bound_reply(await self.wiring.model.complete(view, []))
-        except ProviderError as exc:
-            await self._emit(EventKind.ERROR, message=str(exc), recovered=True)
-            return ""
-        self.use.record(response)
-        await self._emit(
-            EventKind.LLM_CALL, step=self.use.calls, messages=len(view), compaction=0,
-            content=response.content, tool_calls=[], usage=dataclasses.asdict(response.usage),
-        )  # fmt: skip
-        text = response.content or ""
-        written = textcalls.calls_in_text(text, self.wiring.tools, self.use.calls)
-        if response.tool_calls or written or prompts.is_echo(text, [view[-1]["content"]]):
-            return ""
-        return textcalls.plain_answer(text)
-
     async def _answered(self) -> Sequence[dict[str, Any]]:
         """Mark done the steps the final answer itself did (all open ones need no tool).
 

@@ -1,0 +1,76 @@
+"""How a run ends whose model, told to answer without tools, only repeated calls.
+
+The loop stops such a run rather than spend the rest of ``max_steps`` on repeats (the
+guard's ``stuck``). Its plan finished, the run is ``completed``, and the answer the model
+would not give in the conversation is asked once more in a short request of its own;
+with steps open it ends ``max_steps``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from taskforce.agent import prompts, textcalls
+from taskforce.agent.events import EventKind
+from taskforce.agent.limits import bound_reply
+from taskforce.agent.result import AgentStatus
+from taskforce.agent.run import Run, user
+from taskforce.errors import ProviderError
+
+
+async def end(run: Run) -> tuple[AgentStatus, str]:
+    """The status and final message of `run`, stopped because it only repeated calls.
+
+    ``completed`` when its plan is finished (the work is done and checked off), else
+    ``max_steps`` (no answer: more steps would only repeat). The message is the model's
+    last answer in words in this run, if it gave one; else, for a finished plan, the
+    answer to :func:`ask_answer`, added to the conversation (it is what the user reads,
+    and what the session's next request follows).
+    """
+    plan = run.plan
+    done = bool(plan.steps) and not plan.open_steps()
+    words = next(
+        (
+            str(m["content"])
+            for m in reversed(run.session.history[run.pinned + 1 :])
+            if m.get("role") == "assistant" and m.get("content") and not m.get("tool_calls")
+        ),
+        "",
+    )
+    if done and not words:
+        words = await ask_answer(run)
+        if words:
+            run.session.add({"role": "assistant", "content": words})
+    status = AgentStatus.COMPLETED if done else AgentStatus.MAX_STEPS
+    return status, words or (prompts.STUCK_DONE if done else prompts.STUCK)
+
+
+async def ask_answer(run: Run) -> str:
+    """The answer to `run`'s finished plan, asked in a short view of its own ('' if none).
+
+    A small model whose history is all tool calls tends to write one more call even when
+    offered no tools; asked afresh, with only the mission, the plan and the results and no
+    calls to imitate, it answers in words. A reply that is a call, a copy of the plan or a
+    provider error gives ''.
+    """
+    view = [
+        {"role": "system", "content": prompts.ANSWER_SYSTEM},
+        user(prompts.answer_request(run.mission, run.plan.render(), run.watch.results)),
+    ]
+    events = run.wiring.events
+    try:
+        response = bound_reply(await run.wiring.model.complete(view, []))
+    except ProviderError as exc:
+        await events.emit(EventKind.ERROR, run.session_id, message=str(exc), recovered=True)
+        return ""
+    run.use.record(response)
+    await events.emit(
+        EventKind.LLM_CALL, run.session_id, step=run.use.calls, messages=len(view),
+        compaction=0, content=response.content, tool_calls=[],
+        usage=dataclasses.asdict(response.usage),
+    )  # fmt: skip
+    text = response.content or ""
+    written = textcalls.calls_in_text(text, run.wiring.tools, run.use.calls)
+    if response.tool_calls or written or prompts.is_echo(text, [str(view[-1]["content"])]):
+        return ""
+    return textcalls.plain_answer(text)
