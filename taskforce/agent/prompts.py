@@ -194,10 +194,15 @@ ANSWER_SYSTEM = (
 
 
 def answer_request(mission: str, plan: str, results: Sequence[str]) -> str:
-    """The request for the answer to a finished plan: the mission, the plan, the results."""
+    """The request for the answer to a finished plan: the mission, the plan, the results.
+
+    `plan` is the plan's Markdown ('' to leave it out); `results` the tool results' short
+    forms.
+    """
+    done = f"The plan, done:\n{plan}\n" if plan else ""
     known = "; ".join(results) or "(none recorded)"
     return (
-        f"{PLAN_HEADER}\nTask: {mission}\n\nThe plan, done:\n{plan}\nResults: {known}\n\n"
+        f"{PLAN_HEADER}\nTask: {mission}\n\n{done}Results: {known}\n\n"
         "Write the final answer to the user."
     )
 

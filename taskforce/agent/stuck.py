@@ -50,12 +50,14 @@ async def ask_answer(run: Run) -> str:
 
     A small model whose history is all tool calls tends to write one more call even when
     offered no tools; asked afresh, with only the mission, the plan and the results and no
-    calls to imitate, it answers in words. A reply that is a call, a copy of the plan or a
-    provider error gives ''.
+    calls to imitate, it answers in words. The plan is shown when this run made or changed
+    it (a plan finished by an earlier request of the session is about that request). A
+    reply that is a call, a copy of the plan or a provider error gives ''.
     """
+    plan = run.plan.render() if run.watch.finished(run.plan) else ""  # not an older plan
     view = [
         {"role": "system", "content": prompts.ANSWER_SYSTEM},
-        user(prompts.answer_request(run.mission, run.plan.render(), run.watch.results)),
+        user(prompts.answer_request(run.mission, plan, run.watch.results)),
     ]
     events = run.wiring.events
     try:

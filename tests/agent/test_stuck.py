@@ -196,3 +196,27 @@ async def test_words_from_an_earlier_request_of_the_session_are_not_this_runs_an
     assert greeted.final_message == "Hello, how can I help?"
     result = await agent.execute("Weather in Oslo and in Rome", session_id=greeted.session_id)
     assert result.status is AgentStatus.COMPLETED and result.final_message == STUCK_DONE
+
+
+async def test_the_short_view_of_a_later_request_leaves_the_earlier_plan_out(tools: Any) -> None:
+    asked: list[str] = []
+
+    def answer(messages: list[Message]) -> ModelResponse:
+        asked.append(str(messages[-1]["content"]))
+        return reply("Done.")
+
+    first = finishing(answer)
+    later = loop_replies(call("weather", city="Paris"), again=call("weather", city="Paris"))
+
+    def replies(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        if messages[0]["content"] == ANSWER_SYSTEM or not asked:
+            return first(messages, specs)
+        return later(messages, specs)
+
+    agent = LeanAgent(model=FunctionModel(replies), tools=tools[0], plan_first=False)
+    done = await agent.execute("Weather in Oslo and in Rome")
+    assert done.final_message == "Done." and "The plan, done:" in asked[0]
+    result = await agent.execute("And in Paris?", session_id=done.session_id)
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Done."
+    assert "Task: And in Paris?" in asked[1] and "The plan, done:" not in asked[1]
+    assert "Weather in Rome" not in asked[1] and "weather → " in asked[1]
