@@ -128,8 +128,10 @@ class _PlanView:
 
     def to_history(self, position: int) -> int:
         """The index in the last `history` of the message at `position` in its view."""
-        if self.latest < 0 or position < len(self.kept):
-            return self.origin[position] if self.latest >= 0 else position
+        if self.latest < 0:
+            return position
+        if position < len(self.kept):
+            return self.origin[position]
         return self.latest + position - len(self.kept)
 
     def to_view(self, index: int) -> int:
@@ -258,22 +260,21 @@ class ContextBudget:
         fixed = [system, history[pinned]] if 0 <= pinned < len(history) else [system]
         floor = count([*fixed, *([plan_note] if plan_note else [])], tools)
         low = budget if harder else floor + max(0, budget - floor) // 2
-        deep: tuple[list[Message], int] | None = None
-        near: tuple[list[Message], int] | None = None
+        self._anchor = None
         turns = len(groups)
-        while turns > 2 and deep is None:  # drop the oldest turns: as deep as `low`
+        near: tuple[list[Message], int] | None = None
+        while turns > 2:  # drop the oldest turns: as deep as `low`, else as `budget`
             turns = max(2, turns * 2 // 3)
             view = [system, *self._compact(history, groups, pinned, plan_note, turns, 500, None)]
             if self._fits(view, tools, count, low):
-                deep = (view, turns)
-            elif near is None and self._fits(view, tools, count, budget):
                 near = (view, turns)
-        self._anchor = None
-        chosen = deep or near
-        if chosen is not None:
-            view, turns = chosen
+                break
+            if near is None and self._fits(view, tools, count, budget):
+                near = (view, turns)
+        if near is not None:
+            view, turns = near
             index = self._plan_view.to_history(groups[-turns][0])
-            self._anchor = (index, raw[index])
+            self._anchor = (index, raw[index])  # kept while what follows fits
             return view, 2
         return [system, *self._compact(history, groups, pinned, plan_note, 1, 300, 500)], 3
 
