@@ -190,7 +190,7 @@ ANSWER_SYSTEM = (
     "You write the final answer to the user for a task that is finished. Answer in plain "
     "text, in one or two sentences, using only the results below. Do not write JSON or code."
 )
-"""The system prompt of the request for a finished plan's answer (``Run.ask_answer``)."""
+"""The system prompt of the request for a finished plan's answer (``stuck.ask_answer``)."""
 
 
 def answer_request(mission: str, plan: str, results: Sequence[str]) -> str:

@@ -163,13 +163,20 @@ class Run:
                 if harder or not is_context_overflow(exc):
                     raise
                 await self._emit(EventKind.ERROR, message=str(exc), recovered=True)
+        await self.record_call(response, len(view), level)
+        return response
+
+    async def record_call(self, response: ModelResponse, messages: int, compaction: int) -> None:
+        """Count one answered model call and emit its ``llm_call`` event.
+
+        `messages` is the size of the view it answered, `compaction` its level (0: none).
+        """
         self.use.record(response)
         await self._emit(
-            EventKind.LLM_CALL, step=self.use.calls, messages=len(view), compaction=level,
+            EventKind.LLM_CALL, step=self.use.calls, messages=messages, compaction=compaction,
             content=response.content, tool_calls=[c.name for c in response.tool_calls],
             usage=dataclasses.asdict(response.usage),
         )  # fmt: skip
-        return response
 
     def prepare(self, response: ModelResponse) -> tuple[ModelResponse, list[Prepared]]:
         """Parse the turn's calls once; on a turn that must plan, add the plan if missing.

@@ -8,8 +8,6 @@ with steps open it ends ``max_steps``.
 
 from __future__ import annotations
 
-import dataclasses
-
 from taskforce.agent import prompts, textcalls
 from taskforce.agent.events import EventKind
 from taskforce.agent.limits import bound_reply
@@ -59,18 +57,14 @@ async def ask_answer(run: Run) -> str:
         {"role": "system", "content": prompts.ANSWER_SYSTEM},
         user(prompts.answer_request(run.mission, plan, run.watch.results)),
     ]
-    events = run.wiring.events
     try:
         response = bound_reply(await run.wiring.model.complete(view, []))
     except ProviderError as exc:
-        await events.emit(EventKind.ERROR, run.session_id, message=str(exc), recovered=True)
+        await run.wiring.events.emit(
+            EventKind.ERROR, run.session_id, message=str(exc), recovered=True
+        )
         return ""
-    run.use.record(response)
-    await events.emit(
-        EventKind.LLM_CALL, run.session_id, step=run.use.calls, messages=len(view),
-        compaction=0, content=response.content, tool_calls=[],
-        usage=dataclasses.asdict(response.usage),
-    )  # fmt: skip
+    await run.record_call(response, len(view), 0)
     text = response.content or ""
     written = textcalls.calls_in_text(text, run.wiring.tools, run.use.calls)
     if response.tool_calls or written or prompts.is_echo(text, [str(view[-1]["content"])]):
