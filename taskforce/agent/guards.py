@@ -37,8 +37,10 @@ _PREVIOUS_CHARS = 2_000
 class CallGuard:
     """Decides, per call, whether it runs or gets an answer without running.
 
-    It also notices a model that keeps repeating itself: after two turns made only of
-    repeated calls :meth:`nudge` says so (once), and after two nudges :meth:`answer_now`
+    It also notices a model that keeps repeating itself: a turn that only repeats
+    successful calls after the current step's work ran means that step is done
+    (:meth:`advance`); after two turns made only of repeated calls :meth:`nudge` says so
+    (once), and after two nudges :meth:`answer_now`
     asks for a final answer without tools; once the plan is finished, one such turn is
     enough (the work is done, and repeats are all a small model does there). A model that
     answers that with repeated calls again (written as text) is :attr:`stuck`: the loop
@@ -198,6 +200,22 @@ class CallGuard:
             self._work += 1
         self._refused.clear()
 
+    def advance(self, items: Sequence[Prepared]) -> bool:
+        """Whether the turn `items` only repeated successful calls after the step's work ran.
+
+        A small model that has the current step's result often repeats the call instead of
+        marking the step done, turn after turn. The caller checks that the current step
+        needs a tool; a tool ran since it started (the evidence ``require_work`` asks for),
+        so the step is done: True spends that work as marking it done would, and the caller
+        marks the step.
+        """
+        if not items or self._work < 1 or not all(map(_repeats_success, items)):
+            return False
+        self._work = self._stalled = 0
+        self._backed += 1
+        self._refused.clear()
+        return True
+
     def nudge(self) -> bool:
         """True (once) when the last two turns only repeated calls: send the stall prompt."""
         if self._stalled < 2:
@@ -227,6 +245,17 @@ def _marks_done(item: Prepared) -> bool:
     """Whether `item` is a planner call that marks a step DONE."""
     request = item.request
     return isinstance(request, SetStatus) and request.status is StepStatus.DONE
+
+
+def _repeats_success(item: Prepared) -> bool:
+    """Whether `item` was answered with the earlier success of the same call (not run)."""
+    preset = item.preset
+    return (
+        not _planner(item)
+        and preset is not None
+        and preset.get("error_type") == "repeated_call"
+        and "previous_result" in preset
+    )
 
 
 def _repeated(item: Prepared, previous: dict[str, Any]) -> dict[str, Any]:

@@ -220,3 +220,67 @@ async def test_the_short_view_of_a_later_request_leaves_the_earlier_plan_out(too
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Done."
     assert "Task: And in Paris?" in asked[1] and "The plan, done:" not in asked[1]
     assert "Weather in Rome" not in asked[1] and "weather → " in asked[1]
+
+
+def scripted(*turns: ModelResponse, answer: str = "Done.") -> tuple[FunctionModel, list[str]]:
+    """A model replying `turns` in order, then `answer`; with the plan recitations it saw."""
+    script, seen = list(turns), []
+
+    def reply_to(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        seen.extend(
+            str(m["content"])
+            for m in messages
+            if m["role"] == "user" and str(m["content"]).startswith("[Plan update]")
+        )
+        return script.pop(0) if script else reply(answer)
+
+    return FunctionModel(reply_to), seen
+
+
+async def test_repeating_the_steps_work_instead_of_marking_it_marks_it(tools: Any) -> None:
+    tool_list, log = tools
+    model, seen = scripted(
+        call("planner", action="create_plan", tasks=["Weather in Oslo", "Save a note"]),
+        call("weather", city="Oslo"),
+        call("weather", city="Oslo"),  # a repeat where mark_done was due
+        call("notes", text="Oslo: 4°C, rain"),
+        call("planner", action="mark_done", step_index=[2]),
+        answer="Saved: Oslo 4°C, rain.",
+    )
+    events = Events()
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, on_event=events)
+    result = await agent.execute("Weather in Oslo, then save it in a note")
+    assert result.status is AgentStatus.COMPLETED and result.open_steps == ()
+    assert log["calls"] == [("weather", "Oslo"), ("notes", "Oslo: 4°C, rain")]
+    assert result.steps == 6  # no turn spent on a reminder or on marking step 1
+    assert any("- [x] 1. Weather in Oslo" in s and "Do now: step 2" in s for s in seen)
+    versions = [e.data["version"] for e in events.of("plan_updated")]
+    assert versions == sorted(set(versions))  # each change announced once
+    history = await agent.store.get_history(result.session_id)
+    assert sum(1 for e in history if e.to_status == "DONE") == 2  # both steps, in the history
+
+
+async def test_repeats_without_the_steps_work_mark_nothing(tools: Any) -> None:
+    tool_list, _ = tools
+    cases = {  # a repeated failure; work of a step already marked; a repeat beside new work
+        "failed": [call("calculator", expression="2 ^ 3")] * 3,
+        "no work since": [
+            call("weather", city="Oslo"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("weather", city="Oslo"),
+        ],
+        "mixed turn": [call("weather", city="Oslo"), call("weather", city="Oslo")],
+    }
+    for name, turns in cases.items():
+        last = turns[-1].tool_calls
+        if name == "mixed turn":  # the repeat and a new call in one turn
+            last = (*last, *call("weather", city="Rome").tool_calls)
+        model, _ = scripted(
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
+            *turns[:-1],
+            ModelResponse(None, last),
+        )
+        agent = LeanAgent(model=model, tools=tool_list, plan_first=False, max_steps=6)
+        result = await agent.execute("Weather in Oslo and in Rome")
+        step = 1 if name != "no work since" else 2
+        assert f"- [ ] {step}. Weather in " in result.plan_markdown, name
