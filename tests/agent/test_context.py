@@ -3,6 +3,7 @@ and one harder retry when the provider still reports an overflow."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 from collections.abc import Sequence
@@ -12,7 +13,7 @@ from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.context import ContextBudget, is_context_overflow
 from taskforce.agent.prompts import PLAN_HEADER
 from taskforce.errors import ContextWindowExceededError, ProviderError
-from taskforce.models.base import Message, ModelResponse, ToolSpec
+from taskforce.models.base import Message, ModelResponse, ToolSpec, Usage
 from taskforce.testing import FunctionModel, ScriptedModel, call, estimate_tokens, reply
 from taskforce.tools.function import FunctionTool
 from tests.agent.helpers import Events
@@ -374,3 +375,29 @@ def test_a_kept_cut_is_dropped_in_another_conversation_and_after_a_harder_retry(
         system, other, [], estimate_tokens, pinned=0, plan_note=None, harder=True
     )
     assert estimate_tokens(harder, []) <= estimate_tokens([system, *other], []) // 2
+
+
+async def test_a_counter_that_undercounts_the_provider_is_calibrated_by_its_usage(
+    events: Events,
+) -> None:
+    """The local count is 2/3 of the provider's (tiktoken against another tokenizer)."""
+    sizes: list[int] = []
+
+    def fn(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+        size = estimate_tokens(messages, tools) * 3 // 2  # the provider's own count
+        if size > WINDOW:
+            raise ContextWindowExceededError(f"request ({size} tokens) exceeds n_ctx {WINDOW}")
+        sizes.append(size)
+        n = len(sizes)
+        turn = call("big_page", page=n) if n <= 12 else reply("summary: lorem ipsum")
+        return dataclasses.replace(turn, usage=Usage(prompt_tokens=size, completion_tokens=9))
+
+    model = FunctionModel(fn, context_window=WINDOW)
+    agent = LeanAgent(
+        model=model, tools=[FunctionTool(big_page)], plan_first=False, on_event=events
+    )
+    result = await agent.execute("Read pages 1 to 12 of the document, then summarise them.")
+    assert result.status is AgentStatus.COMPLETED, result
+    assert events.of("error") == []  # no overflow: the budget learned the ratio on turn 1
+    assert max(sizes) <= WINDOW and len(sizes) == 13
+    assert max(e.data["compaction"] for e in events.of("llm_call")) >= 1
