@@ -81,7 +81,7 @@ class CallGuard:
                 self._refuse(item, plan, missing)
             elif item.preset is None and item.signature in self._seen:
                 item.preset = _repeated(item, self._seen[item.signature])
-                self._reuse(item, self._seen[item.signature])
+                self._reuse(item, self._seen[item.signature], plan)
                 if item.signature in self._stale:  # run it again; the answer if unchanged
                     item.recheck = self._seen[item.signature]
             elif item.preset is None and item.signature in first_of:
@@ -117,9 +117,14 @@ class CallGuard:
             return []
         return [n for n, _ in needy[self._work :]]
 
-    def _reuse(self, item: Prepared, previous: Mapping[str, Any]) -> None:
-        """Count a repeat of a successful run as work when that run backs no step yet."""
+    def _reuse(self, item: Prepared, previous: Mapping[str, Any], plan: Plan) -> None:
+        """Count a repeat of a successful run as work when that run backs no step yet.
+
+        Only while a step that needs a tool is open: with none left, a repeat is a repeat.
+        """
         unbacked = self._runs - self._backed - self._work
+        if not any(needs_tool(s.description) for s in plan.open_steps()):
+            return
         if self.require_work and not _planner(item) and previous.get("success") is not False:
             item.reused = unbacked > 0
             self._work += item.reused

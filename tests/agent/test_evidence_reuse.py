@@ -116,3 +116,26 @@ async def test_the_stall_reminder_shows_how_to_mark_the_current_step(tools: Any)
     nudge = model.requests[5].messages[-1]["content"]
     assert "repeating calls" in nudge and "The current step is 2. Tell me" in nudge
     assert 'planner(action="mark_done", step_index=[2])' in nudge
+
+
+async def test_once_the_plan_is_finished_a_repeat_is_a_repeat_not_evidence(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Save a note"]),
+            call("weather", city="Oslo"),
+            call("notes", text="draft"),  # an extra run that backs no step
+            call("planner", action="mark_done", step_index=[1]),
+            call("notes", text="rain"),
+            call("planner", action="mark_done", step_index=[2]),
+            call("notes", text="draft"),  # the plan is finished: nothing to back
+            reply("Oslo: rain. Saved."),  # the forced answer, after one turn of repeats
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False)
+    result = await agent.execute("Weather in Oslo, then save it in a note")
+    repeat = tool_results(model.requests[7].messages)["call_7"]
+    assert repeat["error_type"] == "repeated_call" and "note" not in repeat
+    assert model.requests[7].tools == []  # one turn of repeats on a finished plan: answer
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: rain. Saved."
+    assert log["notes"] == ["draft", "rain"]  # the repeat did not run
