@@ -53,6 +53,7 @@ class CallGuard:
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._nudges = 0  # stall reminders sent since the last forced answer
         self._work = 0  # non-planner calls run since the plan was made or a step was done
+        self._work_before = 0  # _work when the last turn was screened
         self._runs = 0  # non-planner calls run since the plan was made
         self._backed = 0  # steps needing a tool marked done since the plan was made
         self._refused: set[str] = set()  # ids of steps refused since the last work
@@ -68,6 +69,7 @@ class CallGuard:
     ) -> list[Prepared]:
         """Screen one turn's parsed calls, in order (answering some without running them)."""
         first_of: dict[str, Prepared] = {}
+        self._work_before = self._work
         for index, item in enumerate(items):
             planner = _planner(item)
             if item.preset is None and planner:
@@ -210,11 +212,12 @@ class CallGuard:
 
         A small model that has the current step's result often repeats the call instead of
         marking the step done, turn after turn. The caller checks that the current step
-        needs a tool; a tool ran since it started (the evidence ``require_work`` asks for),
-        so the step is done: True spends that work as marking it done would, and the caller
-        marks the step.
+        needs a tool; a tool ran for it before this turn (the evidence ``require_work``
+        asks for; a repeat reused as work in this very turn is the step's evidence, not
+        yet a repeat of it), so the step is done: True spends that work as marking it
+        done would, and the caller marks the step.
         """
-        if not items or self._work < 1 or not all(map(_repeats_success, items)):
+        if not items or self._work_before < 1 or not all(map(_repeats_success, items)):
             return False
         self._work = self._stalled = 0
         self._backed += 1
@@ -253,14 +256,16 @@ def _marks_done(item: Prepared) -> bool:
 
 
 def _repeats_success(item: Prepared) -> bool:
-    """Whether `item` was answered with the earlier success of the same call (not run)."""
+    """Whether `item` was answered with the earlier success of the same call (not run).
+
+    That is a repeat answered as such, or one whose earlier run was reused as work.
+    """
     preset = item.preset
-    return (
-        not _planner(item)
-        and preset is not None
-        and preset.get("error_type") == "repeated_call"
-        and "previous_result" in preset
-    )
+    if _planner(item) or preset is None:
+        return False
+    if item.reused:
+        return True
+    return preset.get("error_type") == "repeated_call" and "previous_result" in preset
 
 
 def _repeated(item: Prepared, previous: dict[str, Any]) -> dict[str, Any]:

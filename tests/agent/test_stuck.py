@@ -284,3 +284,21 @@ async def test_repeats_without_the_steps_work_mark_nothing(tools: Any) -> None:
         result = await agent.execute("Weather in Oslo and in Rome")
         step = 1 if name != "no work since" else 2
         assert f"- [ ] {step}. Weather in " in result.plan_markdown, name
+
+
+async def test_a_reused_repeat_after_the_steps_work_marks_it_too(tools: Any) -> None:
+    tool_list, log = tools
+    model, seen = scripted(
+        call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
+        call("weather", city="Oslo"),
+        call("weather", city="Paris"),  # an extra run: it backs no step
+        call("planner", action="mark_done", step_index=[1]),
+        call("weather", city="Rome"),  # step 2's work
+        call("weather", city="Paris"),  # answered from the extra run (reused), not marked
+        answer="Oslo 4°C, Rome 19°C.",
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False)
+    result = await agent.execute("Weather in Oslo and in Rome")
+    assert result.status is AgentStatus.COMPLETED and result.open_steps == ()
+    assert log["calls"].count(("weather", "Paris")) == 1 and result.steps == 7
+    assert any("- [x] 2. Weather in Rome" in s for s in seen)
