@@ -76,11 +76,14 @@ _STEP_VALUES: dict[str, Any] = {
 STEP_INSERT = insert(t.steps).values(
     session_id=bindparam("b_sid"), step_id=bindparam("b_step_id"), **_STEP_VALUES
 )
-STEP_UPDATE = (
-    update(t.steps)
-    .where(_st.session_id == bindparam("b_sid"), _st.step_id == bindparam("b_step_id"))
-    .values(**_STEP_VALUES)
+_ONE_STEP = (_st.session_id == bindparam("b_sid"), _st.step_id == bindparam("b_step_id"))
+STEP_UPDATE = update(t.steps).where(*_ONE_STEP).values(**_STEP_VALUES)
+STEP_REWRITE = (
+    update(t.steps).where(*_ONE_STEP).values(status=bindparam("b_status"), body=bindparam("b_body"))
 )
+"""A step changed where it stands: ``position`` is left out of the SET list, so the
+database leaves ``ix_tf_steps_position`` alone (SQLite rewrites an index whose column is
+assigned, even to the same value: one more page in the WAL and its fsync per commit)."""
 STEP_DELETE = delete(t.steps).where(
     _st.session_id == bindparam("b_sid"), _st.step_id == bindparam("b_step_id")
 )
@@ -110,24 +113,43 @@ def read_steps(tx: Tx, session_id: str) -> tuple[StepRow, ...]:
 
 
 def write_steps(tx: Tx, session_id: str, old: Sequence[StepRow], new: Sequence[StepRow]) -> None:
-    """Write only the difference between two step lists (deletes, inserts, updates)."""
+    """Write only the difference between two step lists (deletes, inserts, updates).
+
+    A step that kept its position is rewritten without its position (:data:`STEP_REWRITE`).
+    """
     if len(old) == len(new):  # most often the same steps, a few rows changed in place
-        moved = [(old[p], new[p]) for p in compress(count(), map(is_not, old, new))]
-        if all(a.step_id == b.step_id for a, b in moved):
-            tx.run(STEP_UPDATE, [_step_values(session_id, b) for a, b in moved if a != b])
+        pairs = [(old[p], new[p]) for p in compress(count(), map(is_not, old, new))]
+        if all(a.step_id == b.step_id and a.position == b.position for a, b in pairs):
+            tx.run(STEP_REWRITE, [_rewrite_values(session_id, b) for a, b in pairs if a != b])
             return
     before = {row.step_id: row for row in old}
     after = {row.step_id for row in new}
     gone = [{"b_sid": session_id, "b_step_id": r.step_id} for r in old if r.step_id not in after]
     added: list[dict[str, Any]] = []
-    changed: list[dict[str, Any]] = []
+    moved: list[dict[str, Any]] = []
+    rewritten: list[dict[str, Any]] = []
     for r in new:
         prev = before.get(r.step_id)
-        if prev is None or (prev is not r and prev != r):
-            (added if prev is None else changed).append(_step_values(session_id, r))
+        if prev is None:
+            added.append(_step_values(session_id, r))
+        elif prev is not r and prev != r:
+            if prev.position == r.position:
+                rewritten.append(_rewrite_values(session_id, r))
+            else:
+                moved.append(_step_values(session_id, r))
     tx.run(STEP_DELETE, gone)
     tx.run(STEP_INSERT, added)
-    tx.run(STEP_UPDATE, changed)
+    tx.run(STEP_UPDATE, moved)
+    tx.run(STEP_REWRITE, rewritten)
+
+
+def _rewrite_values(session_id: str, row: StepRow) -> dict[str, Any]:
+    return {
+        "b_sid": session_id,
+        "b_step_id": row.step_id,
+        "b_status": row.status,
+        "b_body": row.body,
+    }
 
 
 def _step_values(session_id: str, row: StepRow) -> dict[str, Any]:

@@ -133,3 +133,75 @@ async def test_a_plan_value_is_stored_as_its_state_writing_only_changed_steps(
             bodies[sid][step_id] = body
     assert metas["pv"] == metas["pd"]
     assert bodies["pv"] == bodies["pd"] and len(bodies["pv"]) == 200
+
+
+@asynccontextmanager
+async def position_writes(sm: StateManager) -> AsyncIterator[list[str]]:
+    """The steps whose ``position`` an UPDATE assigned meanwhile (even to the same value).
+
+    ``UPDATE OF position`` triggers fire when the column is in the SET list: on SQLite
+    that is what makes it rewrite the position index, one more page per commit.
+    """
+    found: list[str] = []
+    pg = sm.engine.dialect.name == "postgresql"
+    if pg:
+        create = [
+            "CREATE TABLE test_position_writes (step_id TEXT)",
+            "CREATE OR REPLACE FUNCTION test_position_write() RETURNS trigger LANGUAGE plpgsql"
+            " AS $$ BEGIN INSERT INTO test_position_writes VALUES (NEW.step_id); RETURN NULL;"
+            " END $$",
+            "CREATE TRIGGER test_position AFTER UPDATE OF position ON tf_steps"
+            " FOR EACH ROW EXECUTE FUNCTION test_position_write()",
+        ]
+        drop = [
+            "DROP TRIGGER test_position ON tf_steps",
+            "DROP FUNCTION test_position_write()",
+            "DROP TABLE test_position_writes",
+        ]
+    else:
+        create = [
+            "CREATE TABLE test_position_writes (step_id TEXT)",
+            "CREATE TRIGGER test_position AFTER UPDATE OF position ON tf_steps"
+            " BEGIN INSERT INTO test_position_writes VALUES (NEW.step_id); END",
+        ]
+        drop = ["DROP TRIGGER test_position", "DROP TABLE test_position_writes"]
+    async with sm.engine.begin() as conn:
+        for sql in create:
+            await conn.execute(text(sql))
+    try:
+        yield found
+        async with sm.engine.begin() as conn:
+            rows = await conn.execute(text("SELECT step_id FROM test_position_writes"))
+            found.extend(sorted(step_id for (step_id,) in rows))
+    finally:
+        async with sm.engine.begin() as conn:
+            for sql in drop:
+                await conn.execute(text(sql))
+
+
+async def test_a_step_changed_in_place_keeps_its_position_unwritten(backend: Backend) -> None:
+    sm = backend.make()
+    await sm.save_state("pos", make_state(10))
+    state = await sm.load_state("pos")
+    assert state is not None
+    tasks = state["plan"]["tasks"]
+    tasks[3]["status"] = "DONE"
+    async with position_writes(sm) as found, count_rows(sm) as rows:
+        state["version"] = await sm.save_state("pos", state)
+    assert found == [] and step_rows(rows) == 1, (found, rows)
+    # a step removed: the steps after it move up (their positions written); the first step,
+    # changed in the same save where it stands, is rewritten without its position
+    removed = tasks.pop(1)["id"]
+    tasks[0]["note"] = "kept"
+    async with position_writes(sm) as found:
+        state["version"] = await sm.save_state("pos", state)
+    assert found == sorted(t["id"] for t in tasks[1:]), found
+    # a fresh manager (no cache) reads the same plan, in the same order
+    other = backend.make() if backend.shared else sm
+    stored = await other.load_state("pos")
+    assert stored is not None and stored["plan"]["tasks"] == tasks
+    assert removed not in [t["id"] for t in stored["plan"]["tasks"]]
+    async with sm.engine.connect() as conn:
+        query = "SELECT step_id, position FROM tf_steps WHERE session_id = 'pos' ORDER BY position"
+        positions = [tuple(row) for row in await conn.execute(text(query))]
+    assert positions == [(t["id"], i) for i, t in enumerate(tasks)]
