@@ -193,7 +193,8 @@ def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, 
     """Rows, memo, body size and plan JSON of a :class:`~taskforce.plan.Plan` value.
 
     Its steps are immutable, so a step that is the very object the memo holds has not
-    changed: only new and changed steps are turned into JSON.
+    changed: only new and changed steps are turned into JSON. A memo made from step dicts
+    (what a transaction read) is matched by the ``repr`` of each step's state instead.
     """
     from taskforce.plan.state import step_state
 
@@ -214,12 +215,22 @@ def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, 
     for position, step in enumerate(plan.steps):
         step_id: str = step.id
         known = memo.get(step_id)
-        if known is not None and known[0] is step and step_id not in new_memo:
+        state = None
+        if known is not None and known[0] is not step and type(known[0]) is str:
+            # a memo of step dicts (a load, a save of dicts): the same repr, the same body
+            state = step_state(step)
+            if known[0] != repr(state):
+                known = None
+        if (
+            known is not None
+            and (state is not None or known[0] is step)
+            and step_id not in new_memo
+        ):
             row = known[1]
             if row.position != position:
                 row = row._replace(position=position)
         else:
-            row = _encode_step(step_state(step), position, new_memo)
+            row = _encode_step(step_state(step) if state is None else state, position, new_memo)
         size += _size(row)
         rows.append(row)
         new_memo[row.step_id] = (step, row)

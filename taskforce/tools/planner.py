@@ -292,7 +292,7 @@ class PlannerTool:
                 message = "the plan was changed by another writer and this call no longer"
                 raise PlanError(f"{message} applies: {exc}", exc.error_type) from None
             applied.append((redo, session))
-            return {**session, "plan": redo.plan.to_state()}, redo.events
+            return {**session, "plan": redo.plan}, redo.events  # only changed steps encoded
 
         try:
             version = await self._store.update_state(self._session_id, again)

@@ -50,3 +50,23 @@ def test_a_memo_of_another_branch_is_not_taken_for_this_one() -> None:
     kept = encode_state({"plan": done_b, "mission": "m"}, after_a.memo)
     _same(kept, done_b)
     assert [r.status for r in kept.steps] == ["PENDING", "DONE", "PENDING"]
+
+
+def test_a_plan_over_a_memo_of_step_dicts_reuses_only_the_equal_steps() -> None:
+    # what a transaction read (dicts) remembered, then the plan re-applied to it saved as a
+    # Plan value (the planner's retry after a conflict)
+    plan = Plan().replaced(["a", "b é", "c", "d"]).with_status([4], StepStatus.DONE, "ok")
+    read = encode_state({"plan": plan.to_state(), "mission": "m"})
+    changed = plan.with_status([2], StepStatus.FAILED, "broke").edited(add=["e"], insert_at=1)
+    kept = encode_state({"plan": changed, "mission": "m"}, read.memo)
+    _same(kept, changed)
+    rows = {r.step_id: r for r in read.steps}
+    assert [r.body is rows[r.step_id].body for r in kept.steps if r.step_id in rows] == [
+        True,  # s1 moved down one place: its body is reused, its position is new
+        False,  # s2 changed
+        True,
+        True,  # s4, done with a note before: the same state
+    ]
+    # the memo it leaves is the plan's own: the next change encodes only what changed
+    again = changed.with_status([1], StepStatus.DONE)
+    _same(encode_state({"plan": again, "mission": "m"}, kept.memo), again)

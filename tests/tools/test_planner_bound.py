@@ -69,6 +69,17 @@ async def test_a_stale_call_is_applied_again_to_the_fresh_plan(store: StateManag
     ]
     kinds = [e.kind for e in await store.get_history("shared")]
     assert kinds.count("step_completed") == 1  # B's completion is recorded once
+    # the next call saves over what the retry wrote (its steps remembered from that write)
+    assert (await first.execute(action="mark_done", step_index=1))["success"]
+    fresh = StateManager(store.engine.url.render_as_string(hide_password=False))
+    async with fresh:  # another process's view: no cache
+        state = await fresh.load_state("shared")
+    assert state is not None
+    assert [(t["description"], t["status"]) for t in state["plan"]["tasks"]] == [
+        ("A", "DONE"),
+        ("B", "DONE"),
+        ("C, reworded", "PENDING"),
+    ]
 
 
 async def test_a_stale_call_that_no_longer_applies_says_why(store: StateManager) -> None:
