@@ -62,9 +62,19 @@ def targets(p: dict[str, Any]) -> str:
             what = "growth 1,000 / 10 steps"
         else:
             what = f"÷ {LABELS[name]}, {int(size):,} steps"
-        verdict = None if r is None else ("met" if r["median"] <= limit else "**not met**")
+        verdict = None if r is None else _verdict(r, limit)
         rows.append([where, what, f"≤ {limit}x", cell(r) or "not measured", verdict])
     return table(["", "taskforce", "target", "measured (median, IQR)", ""], rows)
+
+
+def _verdict(r: dict[str, Any], limit: float) -> str:
+    """Met only when the interquartile range stays within the limit; a median within it
+    while the range crosses it is said as such (under load one run cannot settle it)."""
+    if r["q3"] <= limit:
+        return "met"
+    if r["median"] <= limit:
+        return "median met, IQR crosses the target"
+    return "**not met**"
 
 
 def _durable(name: str, d: dict[str, Any]) -> str:
@@ -141,6 +151,7 @@ def planner(p: dict[str, Any]) -> str:
         "their own natural planner (a list of step dicts; see `bench/peers.py`, which also "
         "describes the origin's file format exactly). taskforce: `PlannerTool` bound to a "
         "`StateManager` session, returning after the commit.\n\n",
+        f"{p['how']}\n\n" if p.get("how") else "",  # a section re-run on its own says how
         "### Targets\n\n",
         targets(p),
     ]

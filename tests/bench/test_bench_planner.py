@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,3 +60,26 @@ def test_the_in_memory_part_runs_alone_and_the_report_says_how_it_was_rerun(
     text = planner({**result, "durable": {}, "in_memory_rerun": rerun})
     assert "re-measured on their own on D: `C` (2 rounds" in text
     assert "Before (T, H): taskforce ÷ origin 20 steps **5.00x** (4.00-6.00)." in text
+
+
+def test_a_target_is_met_only_when_its_interquartile_range_stays_within_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT))
+    from bench.report_planner import planner
+
+    def ratios(median: float, q3: float) -> dict[str, Any]:
+        return {"origin": {"median": median, "q1": median - 0.1, "q3": q3, "rounds": 9}}
+
+    mem = {
+        "20": {"ratios": ratios(1.4, 1.6), "median_ms": {}},
+        "1000": {"ratios": ratios(0.5, 0.9), "median_ms": {}},
+    }
+    p = {"rounds": 9, "ops_per_round": 10, "tool_spec_size_chars": 1, "in_memory": mem}
+    text = planner({**p, "how": "Re-run on its own: HOW."})
+    rows = [line for line in text.splitlines() if line.startswith("| in_memory")]
+    assert rows[0].endswith("| median met, IQR crosses the target |"), rows
+    assert rows[1].endswith("| met |"), rows
+    assert "Re-run on its own: HOW." in text
+    mem["20"]["ratios"] = ratios(1.7, 1.8)
+    assert "| **not met** |" in planner(p)
