@@ -306,3 +306,28 @@ async def test_update_state_reads_changes_and_saves_in_one_transaction(
     with pytest.raises(ValueError, match="no"):
         await managers[0].update_state("u", refuse)
     assert await managers[0].load_state("u") == state  # rolled back, nothing written
+
+
+async def test_a_save_behind_another_writer_is_refused_and_writes_nothing(
+    shared_backend: Backend,
+) -> None:
+    mine, other = shared_backend.make(), shared_backend.make()
+    await mine.save_state("r", make_state(3))  # mine remembers version 1: its bump misses
+    state = await other.load_state("r")
+    assert state is not None
+    state["plan"]["tasks"][0]["status"] = "DONE"
+    assert await other.save_state("r", state) == 2
+    late = make_state(3)
+    late["plan"]["tasks"][1]["status"] = "FAILED"
+    with pytest.raises(StaleStateError) as info:
+        await mine.save_state("r", late, expected_version=1, messages=[{"content": "lost?"}])
+    assert (info.value.expected, info.value.actual) == (1, 2)
+    assert await other.load_state("r") == {**state, "version": 2}
+    assert await other.load_messages("r") == []
+    # a session deleted meanwhile: refused too, nothing created
+    await mine.save_state("d", make_state(2))
+    assert await other.delete_state("d")
+    with pytest.raises(StaleStateError) as info:
+        await mine.save_state("d", make_state(2), expected_version=1)
+    assert (info.value.expected, info.value.actual) == (1, None)
+    assert await other.load_state("d") is None
