@@ -153,13 +153,7 @@ def _rewrite_values(session_id: str, row: StepRow) -> dict[str, Any]:
 
 
 def _step_values(session_id: str, row: StepRow) -> dict[str, Any]:
-    return {
-        "b_sid": session_id,
-        "b_step_id": row.step_id,
-        "b_position": row.position,
-        "b_status": row.status,
-        "b_body": row.body,
-    }
+    return {**_rewrite_values(session_id, row), "b_position": row.position}
 
 
 def append_rows(

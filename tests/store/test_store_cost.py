@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -43,14 +44,25 @@ async def count_rows(sm: StateManager) -> AsyncIterator[Counter[str]]:
             )
             create.append(f"CREATE TRIGGER {name} AFTER {verb} ON {table} {action}")
             drop.insert(0, f"DROP TRIGGER {name}" + (f" ON {table}" if pg else ""))
+    async with _triggered(sm, create, drop, "SELECT op FROM test_row_counts") as found:
+        yield rows
+    rows.update(found)
+
+
+@asynccontextmanager
+async def _triggered(
+    sm: StateManager, create: list[str], drop: list[str], query: str
+) -> AsyncIterator[list[Any]]:
+    """Run `create`, then the caller's block; the first column of `query` lands in the
+    list it gets; then `drop`, whatever happened."""
+    found: list[Any] = []
     async with sm.engine.begin() as conn:
         for sql in create:
             await conn.execute(text(sql))
     try:
-        yield rows
+        yield found
         async with sm.engine.begin() as conn:
-            found = await conn.execute(text("SELECT op FROM test_row_counts"))
-            rows.update(op for (op,) in found)
+            found.extend(row[0] for row in await conn.execute(text(query)))
     finally:
         async with sm.engine.begin() as conn:
             for sql in drop:
@@ -165,18 +177,10 @@ async def position_writes(sm: StateManager) -> AsyncIterator[list[str]]:
             " BEGIN INSERT INTO test_position_writes VALUES (NEW.step_id); END",
         ]
         drop = ["DROP TRIGGER test_position", "DROP TABLE test_position_writes"]
-    async with sm.engine.begin() as conn:
-        for sql in create:
-            await conn.execute(text(sql))
-    try:
+    query = "SELECT step_id FROM test_position_writes"
+    async with _triggered(sm, create, drop, query) as rows:
         yield found
-        async with sm.engine.begin() as conn:
-            rows = await conn.execute(text("SELECT step_id FROM test_position_writes"))
-            found.extend(sorted(step_id for (step_id,) in rows))
-    finally:
-        async with sm.engine.begin() as conn:
-            for sql in drop:
-                await conn.execute(text(sql))
+    found.extend(sorted(rows))
 
 
 async def test_a_step_changed_in_place_keeps_its_position_unwritten(backend: Backend) -> None:
