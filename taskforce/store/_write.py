@@ -26,6 +26,7 @@ from taskforce.store import _changes
 from taskforce.store import _schema as t
 from taskforce.store._codec import EncodedState, Memo, StepRow, dumps
 from taskforce.store._history import derive_events, encode_event
+from taskforce.store._pg_save import History, save_at_once
 from taskforce.store._tx import Tx
 
 Cached = tuple[str, int, tuple[StepRow, ...], Memo]  # token, version, steps, memo
@@ -117,11 +118,10 @@ def write_steps(tx: Tx, session_id: str, old: Sequence[StepRow], new: Sequence[S
 
     A step that kept its position is rewritten without its position (:data:`STEP_REWRITE`).
     """
-    if len(old) == len(new):  # most often the same steps, a few rows changed in place
-        pairs = [(old[p], new[p]) for p in compress(count(), map(is_not, old, new))]
-        if all(a.step_id == b.step_id and a.position == b.position for a, b in pairs):
-            tx.run(STEP_REWRITE, [_rewrite_values(session_id, b) for a, b in pairs if a != b])
-            return
+    rewrites = in_place(old, new)
+    if rewrites is not None:  # most often the same steps, a few rows changed in place
+        tx.run(STEP_REWRITE, [_rewrite_values(session_id, row) for row in rewrites])
+        return
     before = {row.step_id: row for row in old}
     after = {row.step_id for row in new}
     gone = [{"b_sid": session_id, "b_step_id": r.step_id} for r in old if r.step_id not in after]
@@ -141,6 +141,16 @@ def write_steps(tx: Tx, session_id: str, old: Sequence[StepRow], new: Sequence[S
     tx.run(STEP_INSERT, added)
     tx.run(STEP_UPDATE, moved)
     tx.run(STEP_REWRITE, rewritten)
+
+
+def in_place(old: Sequence[StepRow], new: Sequence[StepRow]) -> list[StepRow] | None:
+    """The changed rows if every step kept its id and position, else None."""
+    if len(old) != len(new):
+        return None
+    pairs = [(old[p], new[p]) for p in compress(count(), map(is_not, old, new))]
+    if all(a.step_id == b.step_id and a.position == b.position for a, b in pairs):
+        return [b for a, b in pairs if a != b]
+    return None
 
 
 def _rewrite_values(session_id: str, row: StepRow) -> dict[str, Any]:
@@ -168,20 +178,27 @@ def append_rows(
     tx.run(
         MESSAGE_INSERT, [{"b_sid": session_id, "b_created_at": now, "b_body": m} for m in messages]
     )
+    rows = [
+        {
+            "b_sid": session_id,
+            "b_version": version,
+            "b_kind": kind,
+            "b_step_id": step_id,
+            "b_created_at": now,
+            "b_body": body,
+        }
+        for kind, step_id, body in history_rows(events)
+    ]
+    tx.run(HISTORY_INSERT, rows)
+
+
+def history_rows(events: Sequence[dict[str, Any]]) -> list[History]:
+    """Each event as its history row: kind, step id, body (JSON)."""
     rows = []
     for event in events:
         kind, step_id, body = encode_event(event)
-        rows.append(
-            {
-                "b_sid": session_id,
-                "b_version": version,
-                "b_kind": kind,
-                "b_step_id": step_id,
-                "b_created_at": now,
-                "b_body": dumps(body, "event"),
-            }
-        )
-    tx.run(HISTORY_INSERT, rows)
+        rows.append((kind, step_id, dumps(body, "event")))
+    return rows
 
 
 def save(
@@ -219,9 +236,16 @@ def save(
     if cached is not None and expected in (None, cached[1]) and cached[1] > 0:
         token, version = cached[0], cached[1]
         bump = {**row, "b_old": version, "b_token": token, "b_new": version + 1}
+        rewrites = in_place(cached[2], state.steps) if announce and not messages else None
         if announce:
             payload = {"b_channel": _changes.CHANNEL, "b_payload": f"{version + 1} {session_id}"}
-            if len(tx.rows(BUMP_NOTIFY, {**bump, **payload})) == 1:
+            bump = {**bump, **payload}
+        if rewrites is not None:  # PostgreSQL: one statement (nothing written if stale)
+            recorded = events or derive_events(cached[2], state.steps, state.plan_meta)
+            if save_at_once(tx, bump, rewrites, history_rows(recorded)):
+                return version + 1, token
+        elif announce:
+            if len(tx.rows(BUMP_NOTIFY, bump)) == 1:
                 old, announce = cached[2], False
         elif tx.run(BUMP, bump) == 1:
             old = cached[2]

@@ -319,11 +319,15 @@ async def test_a_save_behind_another_writer_is_refused_and_writes_nothing(
     assert await other.save_state("r", state) == 2
     late = make_state(3)
     late["plan"]["tasks"][1]["status"] = "FAILED"
-    with pytest.raises(StaleStateError) as info:
-        await mine.save_state("r", late, expected_version=1, messages=[{"content": "lost?"}])
+    history = await other.get_history("r")
+    with pytest.raises(StaleStateError) as info:  # on PostgreSQL its one statement misses
+        await mine.save_state("r", late, expected_version=1)
     assert (info.value.expected, info.value.actual) == (1, 2)
+    with pytest.raises(StaleStateError):  # with messages (and its cache dropped): the long way
+        await mine.save_state("r", late, expected_version=1, messages=[{"content": "lost?"}])
     assert await other.load_state("r") == {**state, "version": 2}
     assert await other.load_messages("r") == []
+    assert await other.get_history("r") == history
     # a session deleted meanwhile: refused too, nothing created
     await mine.save_state("d", make_state(2))
     assert await other.delete_state("d")
@@ -331,3 +335,20 @@ async def test_a_save_behind_another_writer_is_refused_and_writes_nothing(
         await mine.save_state("d", make_state(2), expected_version=1)
     assert (info.value.expected, info.value.actual) == (1, None)
     assert await other.load_state("d") is None
+
+
+async def test_an_unconditional_save_over_a_moved_cache_is_written_once(
+    shared_backend: Backend,
+) -> None:
+    mine, other = shared_backend.make(), shared_backend.make()
+    await mine.save_state("u", make_state(3))  # mine remembers version 1
+    state = await other.load_state("u")
+    assert state is not None
+    state["plan"]["tasks"][0]["status"] = "DONE"
+    await other.save_state("u", state)
+    final = make_state(3)
+    final["plan"]["tasks"][2]["status"] = "DONE"
+    assert await mine.save_state("u", final) == 3  # no version: its cached bump misses
+    assert await other.load_state("u") == {**final, "version": 3}
+    recorded = [(e.kind, e.step_id) for e in await other.get_history("u") if e.version == 3]
+    assert sorted(recorded) == [("step_completed", "s3"), ("step_reopened", "s1")]
