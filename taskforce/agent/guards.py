@@ -37,10 +37,8 @@ _PREVIOUS_CHARS = 2_000
 class CallGuard:
     """Decides, per call, whether it runs or gets an answer without running.
 
-    It also notices a model that keeps repeating itself: a turn that only repeats
-    successful calls after the current step's work ran means that step is done
-    (:meth:`advance`); after two turns made only of repeated calls :meth:`nudge` says so
-    (once), and after two nudges :meth:`answer_now`
+    It also notices a model that keeps repeating itself: after two turns made only of
+    repeated calls :meth:`nudge` says so (once), and after two nudges :meth:`answer_now`
     asks for a final answer without tools; once the plan is finished, one such turn is
     enough (the work is done, and repeats are all a small model does there). A model that
     answers that with repeated calls again (written as text) is :attr:`stuck`: the loop
@@ -53,7 +51,6 @@ class CallGuard:
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._nudges = 0  # stall reminders sent since the last forced answer
         self._work = 0  # non-planner calls run since the plan was made or a step was done
-        self._work_before = 0  # _work when the last turn was screened
         self._runs = 0  # non-planner calls run since the plan was made
         self._backed = 0  # steps needing a tool marked done since the plan was made
         self._refused: set[str] = set()  # ids of steps refused since the last work
@@ -69,7 +66,6 @@ class CallGuard:
     ) -> list[Prepared]:
         """Screen one turn's parsed calls, in order (answering some without running them)."""
         first_of: dict[str, Prepared] = {}
-        self._work_before = self._work
         for index, item in enumerate(items):
             planner = _planner(item)
             if item.preset is None and planner:
@@ -207,23 +203,6 @@ class CallGuard:
             self._work += 1
         self._refused.clear()
 
-    def advance(self, items: Sequence[Prepared]) -> bool:
-        """Whether the turn `items` only repeated successful calls after the step's work ran.
-
-        A small model that has the current step's result often repeats the call instead of
-        marking the step done, turn after turn. The caller checks that the current step
-        needs a tool; a tool ran for it before this turn (the evidence ``require_work``
-        asks for; a repeat reused as work in this very turn is the step's evidence, not
-        yet a repeat of it), so the step is done: True spends that work as marking it
-        done would, and the caller marks the step.
-        """
-        if not items or self._work_before < 1 or not all(map(_repeats_success, items)):
-            return False
-        self._work = self._stalled = 0
-        self._backed += 1
-        self._refused.clear()
-        return True
-
     def nudge(self) -> bool:
         """True (once) when the last two turns only repeated calls: send the stall prompt."""
         if self._stalled < 2:
@@ -253,19 +232,6 @@ def _marks_done(item: Prepared) -> bool:
     """Whether `item` is a planner call that marks a step DONE."""
     request = item.request
     return isinstance(request, SetStatus) and request.status is StepStatus.DONE
-
-
-def _repeats_success(item: Prepared) -> bool:
-    """Whether `item` was answered with the earlier success of the same call (not run).
-
-    That is a repeat answered as such, or one whose earlier run was reused as work.
-    """
-    preset = item.preset
-    if _planner(item) or preset is None:
-        return False
-    if item.reused:
-        return True
-    return preset.get("error_type") == "repeated_call" and "previous_result" in preset
 
 
 def _repeated(item: Prepared, previous: dict[str, Any]) -> dict[str, Any]:

@@ -313,6 +313,5 @@ class LeanAgent:
         items, held = await approvals.hold(run, await run.screen(items))
         await run_calls(items, self.tools, run.on_result)
         if held is None:  # a held call must stay next to its turn: no message between
-            await stuck.advance(run, items)
             run.recite()
         return held

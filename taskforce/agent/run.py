@@ -237,11 +237,11 @@ class Run:
             EventKind.TOOL_RESULT, id=item.call.id, name=item.call.name,
             success=bool(result.get("success")), result=result,
         )  # fmt: skip
-        await self.announce()
+        await self._announce()
         events = item.change.events if item.change is not None else ()  # the planner's history
         await self.session.save(events=events, plan=self.plan, status=AgentStatus.RUNNING.value)
 
-    async def announce(self) -> None:
+    async def _announce(self) -> None:
         """Tell the UI about the plan (a ``plan_updated`` event) when it changed."""
         plan = self.plan
         if self.watch.announce(plan):
@@ -343,7 +343,7 @@ class Run:
         _, change = await self.wiring.planner.run(SetStatus(numbers, note=prompts.ANSWERED))
         if change is None:
             return ()
-        await self.announce()
+        await self._announce()
         return change.events
 
     async def abandon(self, error: BaseException) -> None:

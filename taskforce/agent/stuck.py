@@ -1,47 +1,19 @@
-"""What the loop does with a model that repeats calls instead of moving on.
+"""How a run ends whose model, told to answer without tools, only repeated calls.
 
-A turn that only repeats successful calls after the current step's tool ran means the
-step is done: :func:`advance` marks it (the model would go on repeating). A model that,
-told to answer without tools, only repeated calls is stuck: the loop stops such a run
-rather than spend the rest of ``max_steps`` on repeats (the guard's ``stuck``). Its plan
-finished, the run is ``completed``, and the answer the model would not give in the
-conversation is asked once more in a short request of its own; with steps open it ends
-``max_steps``.
+The loop stops such a run rather than spend the rest of ``max_steps`` on repeats (the
+guard's ``stuck``). Its plan finished, the run is ``completed``, and the answer the model
+would not give in the conversation is asked once more in a short request of its own;
+with steps open it ends ``max_steps``.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
-
 from taskforce.agent import prompts, textcalls
-from taskforce.agent.dispatch import Prepared
 from taskforce.agent.events import EventKind
 from taskforce.agent.limits import bound_reply
 from taskforce.agent.result import AgentStatus
 from taskforce.agent.run import Run, user
 from taskforce.errors import ProviderError
-from taskforce.plan.requests import SetStatus
-
-log = logging.getLogger("taskforce.agent")
-
-
-async def advance(run: Run, items: Sequence[Prepared]) -> None:
-    """Mark the current step done when the turn `items` only repeated its work.
-
-    The step needs a tool and one ran since it started (the guard's evidence), and the
-    model repeated successful calls rather than mark it: the repeat shows the work is
-    done. The recitation that follows shows the next step.
-    """
-    step = run.worked()
-    if step is None or not run.guard.advance(items):
-        return
-    _, change = await run.wiring.planner.run(SetStatus((int(step),)))
-    if change is None:
-        return
-    log.info("%s: step %s marked done after the model repeated its work", run.session_id, step)
-    await run.announce()
-    await run.session.save(events=change.events, plan=run.plan, status=AgentStatus.RUNNING.value)
 
 
 async def end(run: Run) -> tuple[AgentStatus, str]:
