@@ -76,6 +76,15 @@ class ContextWindowExceededError(ProviderError):
     """The prompt does not fit the model's context window: compact the conversation and retry."""
 
 
+class MalformedReplyError(ProviderError):
+    """The provider could not parse the model's own reply (a tool call's arguments not JSON).
+
+    The model is at fault, the provider reports it (llama.cpp answers HTTP 500): the same
+    request gives the same reply at temperature 0, so it is not retried as is; the agent
+    asks once more with a note saying what was wrong.
+    """
+
+
 # --- the store refused or failed -------------------------------------------------------------
 
 

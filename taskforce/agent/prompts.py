@@ -167,6 +167,13 @@ REUSED = (
     "It counts as the current step's work."
 )
 
+MALFORMED_REPLY = (
+    f"{REMINDER_HEADER} Your last reply could not be read: a tool call's arguments were not valid "
+    "JSON (a missing quote or bracket). Reply again, with the arguments as one valid JSON "
+    "object."
+)
+"""Sent once when the provider could not parse the model's reply (the reply is lost)."""
+
 REPEATED_FAILURE = (
     "Not run again: this exact call already failed with: {error} Calling it again unchanged "
     "fails the same way; change the arguments."

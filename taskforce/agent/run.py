@@ -28,7 +28,7 @@ from taskforce.agent.limits import bound_reply
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.session import Session
 from taskforce.agent.watch import PlanWatch
-from taskforce.errors import ProviderError, StaleStateError
+from taskforce.errors import MalformedReplyError, ProviderError, StaleStateError
 from taskforce.models.base import Message, Model, ModelResponse, ToolCall, ToolSpec, Usage
 from taskforce.plan import Plan, StepSpec
 from taskforce.plan.requests import NewPlan, SetStatus
@@ -157,7 +157,7 @@ class Run:
             if answer_now:
                 view.append(user(prompts.ANSWER_NOW))
             try:
-                response = bound_reply(await wiring.model.complete(view, specs))
+                response = bound_reply(await self._complete(view, specs))
                 break
             except ProviderError as exc:
                 if harder or not is_context_overflow(exc):
@@ -166,6 +166,14 @@ class Run:
         wiring.budget.calibrate(response.usage.prompt_tokens)
         await self.record_call(response, len(view), level)
         return response
+
+    async def _complete(self, view: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        """One request; a reply the provider could not parse is asked once more, with a note."""
+        try:
+            return await self.wiring.model.complete(view, specs)
+        except MalformedReplyError as exc:
+            await self._emit(EventKind.ERROR, message=str(exc), recovered=True)
+            return await self.wiring.model.complete([*view, user(prompts.MALFORMED_REPLY)], specs)
 
     async def record_call(self, response: ModelResponse, messages: int, compaction: int) -> None:
         """Count one answered model call and emit its ``llm_call`` event.

@@ -3,12 +3,12 @@
 The only module that imports litellm, and only at first use (importing it takes seconds and
 litellm must see ``LITELLM_LOCAL_MODEL_COST_MAP`` first so it never downloads its price list).
 
-Failures are sorted for the agent loop: transient provider trouble (rate limits, timeouts,
-connection errors, 5xx) is retried with exponential backoff (honouring ``Retry-After``) and then
-raised as ``ProviderError(retryable=True)``; authentication problems name the environment
-variable to set; an oversized prompt raises :class:`ContextWindowExceededError` so the caller can
-compact the conversation and try again. The API key never appears in ``repr()``, logs or error
-messages.
+Failures are sorted for the agent loop: transient trouble (rate limits, timeouts, connection
+errors, 5xx) is retried with backoff (honouring ``Retry-After``), then raised as
+``ProviderError(retryable=True)``; an auth failure names the environment variable to set; an
+oversized prompt raises :class:`ContextWindowExceededError` (compact and retry); a reply the
+server could not parse, :class:`MalformedReplyError` (not retried as is). The API key never
+appears in ``repr()``, logs or error messages.
 """
 
 from __future__ import annotations
@@ -26,7 +26,12 @@ from typing import Any
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 from tenacity.wait import wait_exponential
 
-from taskforce.errors import ConfigurationError, ContextWindowExceededError, ProviderError
+from taskforce.errors import (
+    ConfigurationError,
+    ContextWindowExceededError,
+    MalformedReplyError,
+    ProviderError,
+)
 from taskforce.models._reply import convert_reply
 from taskforce.models.base import Message, ModelResponse, ToolSpec
 
@@ -47,6 +52,7 @@ _CONTEXT_HINTS = (
     "prompt is too long",
     "too many tokens",
 )
+_MALFORMED = "failed to parse tool call"  # llama.cpp's HTTP 500 when a tool call is not JSON
 _CHARS_PER_TOKEN = 4
 _MIN_ATTEMPT = 0.5  # seconds: no attempt is started with less time than this left
 _GRACE = 2.0  # seconds beyond an attempt's timeout before it is cut off regardless
@@ -298,6 +304,8 @@ class LiteLLMModel:
         if isinstance(exc, TimeoutError):
             detail = f"no answer within {waited:g} s"
         where = f"{self._model}" + (f" at {self._api_base}" if self._api_base else "")
+        if _MALFORMED in str(exc).lower():
+            return MalformedReplyError(f"{where}: the model's reply could not be parsed ({detail})")
         if _is_transient(litellm, exc):
             return ProviderError(
                 f"{where}: {detail} (gave up after {attempts} attempt(s); at most "
@@ -350,7 +358,7 @@ def _is_transient(litellm: Any, exc: BaseException) -> bool:
     """Rate limits, timeouts, connection trouble and 5xx answers: worth another try."""
     if _is_auth(litellm, exc) or isinstance(exc, litellm.ContextWindowExceededError):
         return False
-    if _missing_module(exc):  # litellm reports e.g. a missing `mcp` as a connection error
+    if _missing_module(exc) or _MALFORMED in str(exc).lower():  # e.g. no `mcp`: retry is no help
         return False
     if isinstance(exc, TimeoutError):  # our own bound on an attempt (see complete)
         return True

@@ -8,13 +8,16 @@ from typing import Any, ClassVar
 import pytest
 
 from taskforce.agent import AgentStatus, LeanAgent, MemoryStore
+from taskforce.agent.prompts import MALFORMED_REPLY
 from taskforce.errors import (
     ConfigurationError,
     InvalidSessionIdError,
+    MalformedReplyError,
     ProviderError,
     ToolInputError,
 )
-from taskforce.testing import ScriptedModel, call, calls, raw_call, reply
+from taskforce.models.base import Message, ModelResponse, ToolSpec
+from taskforce.testing import FunctionModel, ScriptedModel, call, calls, raw_call, reply
 from taskforce.tools.base import ApprovalRiskLevel
 from tests.agent.helpers import Events, last_tool_result, tool_results
 
@@ -194,3 +197,29 @@ async def test_invalid_session_id_is_refused_before_anything_runs(bad: str) -> N
     with pytest.raises(InvalidSessionIdError):
         await LeanAgent(model=model).execute("hi", bad)
     assert model.requests == []
+
+
+async def test_a_reply_the_provider_cannot_parse_is_asked_once_more_with_a_note(
+    events: Events,
+) -> None:
+    seen: list[list[Message]] = []
+
+    def answer(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+        seen.append(messages)
+        if len(seen) == 1:
+            raise MalformedReplyError("Failed to parse tool call arguments as JSON")
+        return reply("Oslo: 4°C.")
+
+    agent = LeanAgent(model=FunctionModel(answer), tools=[], plan_first=False, on_event=events)
+    result = await agent.execute("Weather in Oslo?")
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C."
+    assert seen[1][-1]["content"] == MALFORMED_REPLY and seen[1][:-1] == seen[0]
+    assert [e.data["recovered"] for e in events.of("error")] == [True]
+
+    # twice in a row: the run fails cleanly, the error named
+    def broken(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+        raise MalformedReplyError("not JSON")
+
+    agent = LeanAgent(model=FunctionModel(broken), tools=[], plan_first=False)
+    result = await agent.execute("Weather?")
+    assert result.status is AgentStatus.FAILED and "not JSON" in (result.error or "")

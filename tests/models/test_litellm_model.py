@@ -12,7 +12,12 @@ from typing import Any
 
 import pytest
 
-from taskforce.errors import ConfigurationError, ContextWindowExceededError, ProviderError
+from taskforce.errors import (
+    ConfigurationError,
+    ContextWindowExceededError,
+    MalformedReplyError,
+    ProviderError,
+)
 from taskforce.models.base import Model, ModelResponse, ToolCall
 from taskforce.models.litellm_model import LiteLLMModel
 from tests.fakes.openai_server import FakeOpenAIServer, Reply, error, reply, tool_call
@@ -390,3 +395,18 @@ def test_total_timeout_defaults_and_checks() -> None:
     with pytest.raises(ConfigurationError, match="total_timeout"):
         LiteLLMModel("openai/x", total_timeout=0)
     assert LiteLLMModel("openai/x", api_base="http://127.0.0.1:9/v1").api_base is not None
+
+
+async def test_a_reply_the_server_cannot_parse_is_malformed_not_retried(
+    openai_server: FakeOpenAIServer,
+) -> None:
+    """llama.cpp answers 500 when the model's tool call is not JSON; the same request repeats it."""
+    said = (
+        "Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] parse "
+        "error at line 1, column 41: syntax error while parsing value - invalid string"
+    )
+    openai_server.script(error(500, said), reply("never"))
+    with pytest.raises(MalformedReplyError) as info:
+        await make(openai_server).complete(USER, [PLANNER])
+    assert "could not be parsed" in str(info.value) and "parse_error.101" in str(info.value)
+    assert len(openai_server.requests) == 1  # not retried as is
