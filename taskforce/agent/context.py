@@ -217,17 +217,21 @@ class ContextBudget:
         self._plan_view = _PlanView()
         self._anchor: tuple[int, Message] | None = None  # the kept cut: (index, message)
         self._scale = 1.0  # the provider's tokens per counted token (learned, >= 1)
-        self._estimate = 0  # the counted size of the last view fitted
 
-    def calibrate(self, reported: int) -> None:
-        """Learn from the provider's count of the last view's prompt (0: not reported).
+    def calibrate(
+        self, view: list[Message], tools: Sequence[ToolSpec], count: TokenCounter, level: int,
+        reported: int,
+    ) -> None:  # fmt: skip
+        """Learn from the provider's count (`reported`; 0: none) of `view`, fitted at `level`.
 
         A local counter can undercount the model's tokenizer (tiktoken against Qwen's, by
         a third on tool-heavy prompts): the budget shrinks by the largest ratio seen (at
         most 4x) so a view counted under it fits the provider too; it never grows back.
         """
-        if self._estimate > 0 and reported > 0:
-            self._scale = min(4.0, max(self._scale, reported / self._estimate))
+        if self.window is None or reported <= 0:
+            return
+        estimate = (self._tally if level == 0 else self._tally_compact).bound(view, tools, count)
+        self._scale = min(4.0, max(self._scale, reported / max(estimate, 1)))
 
     def _room(self) -> int:
         """Counted tokens a view may take: the window less the reserve, calibrated."""
@@ -250,34 +254,14 @@ class ContextBudget:
         `pinned` is the index in `history` of the current mission message (always kept).
         `harder` (after a provider overflow) aims at half the usual budget.
         """
-        self._estimate = 0  # what :meth:`calibrate` compares the provider's count to
-        view, level = self._fit(system, history, tools, count, pinned, plan_note, harder)
-        if self.window is not None and not self._estimate:
-            tally = self._tally if level == 0 else self._tally_compact
-            self._estimate = tally.bound(view, tools, count)
-        return view, level
-
-    def _fit(
-        self,
-        system: Message,
-        history: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        count: TokenCounter,
-        pinned: int,
-        plan_note: Message | None,
-        harder: bool,
-    ) -> tuple[list[Message], int]:
         raw = history
         history, pinned = self._plan_view(raw, pinned)
         view = [system, *history]
         if self.window is None and not harder:
             return view, 0
         budget = self._room() if self.window is not None else None
-        if not harder and budget is not None:
-            self._estimate = self._tally.bound(view, tools, count)
-            if self._estimate <= budget:
-                return view, 0  # the usual turn: only the new messages were counted
-            self._estimate = 0
+        if not harder and budget is not None and self._tally.bound(view, tools, count) <= budget:
+            return view, 0  # the usual turn: only the new messages were counted
         size = count(view, tools) if harder else self._size_of(view, tools, count)
         budget = self._room() if self.window is not None else size
         if harder:

@@ -163,7 +163,7 @@ class Run:
                 if harder or not is_context_overflow(exc):
                     raise
                 await self._emit(EventKind.ERROR, message=str(exc), recovered=True)
-        wiring.budget.calibrate(response.usage.prompt_tokens)
+        wiring.budget.calibrate(view, specs, count, level, response.usage.prompt_tokens)
         await self.record_call(response, len(view), level)
         return response
 
