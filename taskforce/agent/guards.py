@@ -24,7 +24,7 @@ from typing import Any
 
 from taskforce.agent import prompts
 from taskforce.agent.dispatch import Prepared, runs
-from taskforce.agent.planning import needs_tool
+from taskforce.agent.planning import needs_tool, tool_steps
 from taskforce.plan import Plan, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import error_result
@@ -120,14 +120,14 @@ class CallGuard:
 
         Only while a step that needs a tool is open: with none left, a repeat is a repeat.
         """
-        unbacked = self._runs - self._backed - self._work
-        if not any(needs_tool(s.description) for s in plan.open_steps()):
+        if not self.require_work or _planner(item) or previous.get("success") is False:
             return
-        if self.require_work and not _planner(item) and previous.get("success") is not False:
-            item.reused = unbacked > 0
-            self._work += item.reused
-            if item.reused:  # the earlier result, as a success: the work is done
-                item.preset = {**previous, "note": prompts.REUSED}
+        if not tool_steps(plan):
+            return
+        item.reused = self._runs - self._backed - self._work > 0
+        self._work += item.reused
+        if item.reused:  # the earlier result, as a success: the work is done
+            item.preset = {**previous, "note": prompts.REUSED}
 
     def _refuse(self, item: Prepared, plan: Plan, missing: list[int]) -> None:
         """Refuse an unearned "done"; the second time for the same steps, skip them."""

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from taskforce.plan import Plan
+from taskforce.plan import Plan, Step
 from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
 from taskforce.planning.questions import asks_about_plan
@@ -27,6 +27,7 @@ __all__ = [
     "open_steps",
     "result_text",
     "split_mission",
+    "tool_steps",
 ]
 
 MAX_AUTO_TASKS = 12
@@ -103,6 +104,11 @@ def needs_tool(description: str) -> bool:
     """
     text = description.strip()
     return not _NO_TOOL_VERB.match(text) or bool(_TOOL_OBJECT.search(text))
+
+
+def tool_steps(plan: Plan) -> list[Step]:
+    """The open steps of `plan` that need a tool (what an answer cannot do by itself)."""
+    return [s for s in plan.open_steps() if needs_tool(s.description)]
 
 
 def answered(plan: Plan) -> tuple[int, ...]:

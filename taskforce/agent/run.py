@@ -109,11 +109,8 @@ class Run:
         """
         if planning.asks_about_plan(self.mission):
             return []
-        return [
-            f"step {self.plan.number_of(s)}: {s.description}"
-            for s in self.plan.open_steps()
-            if planning.needs_tool(s.description)
-        ]
+        plan = self.plan
+        return [f"step {plan.number_of(s)}: {s.description}" for s in planning.tool_steps(plan)]
 
     def worked(self) -> str | None:
         """The current step's number when a tool already ran for it (the model may mark it)."""
