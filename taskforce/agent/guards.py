@@ -39,8 +39,9 @@ class CallGuard:
 
     It also notices a model that keeps repeating itself: after two turns made only of
     repeated calls :meth:`nudge` says so (once), and after two nudges :meth:`answer_now`
-    asks for a final answer without tools; once the plan is finished, one such turn is
-    enough (the work is done, and repeats are all a small model does there). A model that
+    asks for a final answer without tools; once the plan is finished, one such turn (or one
+    of read-only calls) is enough (the work is done, and repeats and looking around are all
+    a small model does there). A model that
     answers that with repeated calls again (written as text) is :attr:`stuck`: the loop
     stops there.
     """
@@ -62,9 +63,17 @@ class CallGuard:
         """Told to answer without tools, the model's turn only repeated earlier calls."""
 
     def screen(
-        self, items: Sequence[Prepared], plan: Plan, plan_required: bool = False
+        self,
+        items: Sequence[Prepared],
+        plan: Plan,
+        plan_required: bool = False,
+        finished: bool = False,
     ) -> list[Prepared]:
-        """Screen one turn's parsed calls, in order (answering some without running them)."""
+        """Screen one turn's parsed calls, in order (answering some without running them).
+
+        `finished`: the run's plan has no open step. A turn of read-only calls then counts
+        as stalled like a turn of repeats (the work is done; looking around is not).
+        """
         first_of: dict[str, Prepared] = {}
         for index, item in enumerate(items):
             planner = _planner(item)
@@ -88,7 +97,9 @@ class CallGuard:
                 first_of[item.signature] = item
             self._count_work(item)
         repeats = [i.preset and i.preset.get("error_type") == "repeated_call" for i in items]
-        self._stalled = self._stalled + 1 if items and all(repeats) else 0
+        looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do
+        idle = [r or look for r, look in zip(repeats, looks, strict=True)]
+        self._stalled = self._stalled + 1 if items and all(idle) else 0
         self.stuck = self._answering and bool(items) and all(repeats)
         return list(items)
 

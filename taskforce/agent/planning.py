@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from taskforce.plan import Plan, Step
+from taskforce.plan.requests import NewPlan
 from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
 from taskforce.planning.questions import asks_about_plan
@@ -28,6 +29,7 @@ __all__ = [
     "result_text",
     "split_mission",
     "tool_steps",
+    "without_copies",
 ]
 
 MAX_AUTO_TASKS = 12
@@ -65,6 +67,19 @@ def needs_plan(mission: str) -> bool:
 def _clean(items: list[str]) -> list[str]:
     tasks = [clean_text(i)[:_TASK_CHARS] for i in items]
     return [t for t in tasks if t][:MAX_AUTO_TASKS]
+
+
+def without_copies(request: NewPlan, copied: Callable[[str], bool]) -> NewPlan:
+    """`request` without the tasks that are `copied` text (the loop's own instructions).
+
+    Unchanged when none is, when nothing would be left, or when a task refers to others
+    by number (``depends_on``, ``parent``): dropping one would shift what they point at.
+    """
+    kept = tuple(t for t in request.tasks if not copied(t.description))
+    numbered = any(t.depends_on or t.parent is not None for t in request.tasks)
+    if not kept or numbered or len(kept) == len(request.tasks):
+        return request
+    return NewPlan(kept)
 
 
 def open_steps(plan: Plan) -> list[str]:

@@ -69,6 +69,24 @@ def is_echo(content: str | None, loop_texts: Sequence[str] = ()) -> bool:
     return len(head) == _ECHO_CHARS and any(head in " ".join(t.split()) for t in loop_texts)
 
 
+def copies_prompt(text: str, loop_texts: Sequence[str] = ()) -> bool:
+    """Whether `text`, a plan task the model wrote, copies the loop's own instructions.
+
+    A small model told to plan sometimes lists the instruction itself as a task
+    ("Reminder: This mission has several parts. Before anything else, call the planner…").
+    Compared on letters and digits only (it drops brackets, quotes and spaces): a task
+    whose first 40 of them appear in the plan-first instruction or in one of `loop_texts`
+    (the loop's recent messages) is a copy.
+    """
+    head = _letters(text)[:_ECHO_CHARS]
+    sources = (plan_first(True), plan_first(False), *loop_texts)
+    return len(head) == _ECHO_CHARS and any(head in _letters(t) for t in sources)
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
 def echoed(current: str | None, planning: bool) -> str:
     """Sent (instead of keeping the reply) when the model echoed the loop's messages."""
     if current is not None and planning:

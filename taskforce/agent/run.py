@@ -195,6 +195,11 @@ class Run:
             content = None if written else content and textcalls.clean_answer(content)
             response = dataclasses.replace(response, tool_calls=written, content=content)
         items = [parse_call(call, self.wiring.tools) for call in response.tool_calls]
+        texts = self.loop_texts()
+        for item in items:  # a task that copies the loop's instructions is no step
+            if isinstance(item.request, NewPlan):
+                copied = lambda task: prompts.copies_prompt(task, texts)  # noqa: E731
+                item.request = planning.without_copies(item.request, copied)
         if not self.watch.required or any(isinstance(i.request, NewPlan) for i in items):
             return response, items
         tasks = planning.list_items(response.content or "") or planning.split_mission(self.mission)
@@ -218,7 +223,8 @@ class Run:
 
     async def screen(self, items: list[Prepared]) -> list[Prepared]:
         """Guard one turn's calls; announce them as events."""
-        items = self.guard.screen(items, self.plan, self.watch.required)
+        finished = self.watch.finished(self.plan)
+        items = self.guard.screen(items, self.plan, self.watch.required, finished)
         self.watch.required = False
         for item in items:
             await self._emit(

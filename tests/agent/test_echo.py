@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER, is_echo
+from taskforce.agent.planning import without_copies
+from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER, copies_prompt, is_echo
+from taskforce.plan import StepSpec
+from taskforce.plan.requests import NewPlan
 from taskforce.testing import ScriptedModel, call, reply
 
 ECHO = f"{PLAN_HEADER}\n- [ ] 1. Multiply\n- [ ] 2. Note\nDo now: step 2. Note"
@@ -127,3 +130,46 @@ async def test_an_answer_after_the_work_of_every_open_step_is_taken_unticked(too
     assert result.final_message == "Oslo: 4°C, rain; noted." and len(model.requests) == 4
     assert result.status is AgentStatus.INCOMPLETE  # honest: the steps were not ticked
     assert [s.status.value for s in result.plan.steps] == ["PENDING", "PENDING"]
+
+
+COPIED_TASK = (
+    "Reminder: This mission has several parts. Before anything else, call the `planner` "
+    'tool with action="create_plan" and tasks=[...](one short task per step)'
+)
+
+
+async def test_a_task_that_copies_the_plan_first_instruction_is_left_out(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Note", COPIED_TASK]),
+            call("calculator", expression="6 * 7"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("notes", text="42"),
+            call("planner", action="mark_done", step_index=[2]),
+            reply("The product is 42; noted."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list)  # plan first: the instruction is sent
+    result = await agent.execute("Multiply 6 by 7, then note the product in my notes.")
+    assert [s.description for s in result.plan.steps] == ["Multiply", "Note"]
+    assert result.status is AgentStatus.COMPLETED and result.open_steps == ()
+    assert log["notes"] == ["42"]
+
+
+def test_copies_prompt_knows_the_instruction_and_the_loop_texts_but_not_real_tasks() -> None:
+    assert copies_prompt(COPIED_TASK)
+    reminder = f"{REMINDER_HEADER} You are repeating calls whose results you already have."
+    assert copies_prompt("You are repeating calls whose results you already have", [reminder])
+    for task in ("Set a reminder for the next step", "Reminder to call Bob at 5", "Note"):
+        assert not copies_prompt(task, [reminder, ECHO])
+
+
+def test_without_copies_keeps_numbered_plans_and_never_empties_one() -> None:
+    copied = lambda task: task.startswith("Reminder")  # noqa: E731
+    plain = NewPlan((StepSpec("A"), StepSpec("Reminder: plan"), StepSpec("B")))
+    assert [t.description for t in without_copies(plain, copied).tasks] == ["A", "B"]
+    numbered = NewPlan((StepSpec("A"), StepSpec("Reminder: plan"), StepSpec("B", (1,))))
+    assert without_copies(numbered, copied) is numbered  # "B" waits on step 1 by number
+    only = NewPlan((StepSpec("Reminder: plan"),))
+    assert without_copies(only, copied) is only

@@ -114,6 +114,71 @@ async def test_once_the_plan_is_finished_one_turn_of_repeats_brings_the_forced_a
     assert result.final_message == "Oslo 4°C, Rome 20°C." and len(offered) > 7
 
 
+def browsing(offered: list[int], after: list[ModelResponse]) -> FunctionModel:
+    """Plans and does two weather steps, then makes the calls `after` in turn (new ones,
+    each once); answers in words when offered no tools. `offered` records the tools of
+    each request."""
+    script = [
+        call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
+        call("weather", city="Oslo"),
+        call("planner", action="mark_done", step_index=[1]),
+        call("weather", city="Rome"),
+        call("planner", action="mark_done", step_index=[2]),
+        *after,
+    ]
+
+    def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        offered.append(len(specs))
+        if not specs:
+            return reply("Oslo 4°C, Rome 20°C.")
+        return script.pop(0) if script else reply("Oslo 4°C, Rome 20°C.")
+
+    return FunctionModel(answer)
+
+
+async def test_once_the_plan_is_finished_a_turn_of_new_reads_brings_the_forced_answer(
+    tools: Any,
+) -> None:
+    offered: list[int] = []
+    cities = ["Paris", "Berlin", "Madrid", "Lisbon", "Vienna", "Prague"]
+    model = browsing(offered, [call("weather", city=c) for c in cities])
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False)
+    result = await agent.execute("Weather in Oslo and in Rome")
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo 4°C, Rome 20°C."
+    assert [c for n, c in tools[1]["calls"]][2:] == ["Paris"]  # one read ran, then the answer
+    assert offered[-1] == 0 and len(offered) == 7
+
+
+async def test_once_the_plan_is_finished_a_new_action_is_not_a_stall(tools: Any) -> None:
+    offered: list[int] = []
+    model = browsing(offered, [call("notes", text="Oslo"), call("notes", text="Rome")])
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False)
+    result = await agent.execute("Weather in Oslo and in Rome")
+    assert tools[1]["notes"] == ["Oslo", "Rome"]  # both actions ran: neither was cut short
+    assert result.status is AgentStatus.COMPLETED and 0 not in offered
+
+
+async def test_reads_while_steps_are_open_are_work_not_a_stall(tools: Any) -> None:
+    offered: list[int] = []
+    reads = [call("weather", city=c) for c in ["Paris", "Berlin", "Madrid"]]
+    script = [
+        call("planner", action="create_plan", tasks=["Weather in four cities", "Save a note"]),
+        *reads,
+        call("planner", action="mark_done", step_index=[1]),
+        call("notes", text="done"),
+        call("planner", action="mark_done", step_index=[2]),
+    ]
+
+    def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        offered.append(len(specs))
+        return script.pop(0) if script else reply("Saved.")
+
+    agent = LeanAgent(model=FunctionModel(answer), tools=tools[0], plan_first=False)
+    result = await agent.execute("Weather in Paris, Berlin and Madrid, then save a note")
+    assert tools[1]["notes"] == ["done"] and result.final_message == "Saved."
+    assert 0 not in offered  # never told to answer without tools
+
+
 def finishing(answer: Callable[[list[Message]], ModelResponse]) -> Reply:
     """Plans and does two steps, then only repeats (written as text when offered no tools);
     `answer(messages)` replies to the short request for the answer (system ANSWER_SYSTEM)."""
