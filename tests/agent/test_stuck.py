@@ -27,6 +27,17 @@ def looping(*first: ModelResponse, again: ModelResponse) -> FunctionModel:
     return FunctionModel(loop_replies(*first, again=again))
 
 
+def two_cities() -> list[ModelResponse]:
+    """Five turns: plan "Weather in Oslo" and "Weather in Rome", do each, mark each done."""
+    return [
+        call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
+        call("weather", city="Oslo"),
+        call("planner", action="mark_done", step_index=[1]),
+        call("weather", city="Rome"),
+        call("planner", action="mark_done", step_index=[2]),
+    ]
+
+
 def loop_replies(*first: ModelResponse, again: ModelResponse) -> Reply:
     """The replies of :func:`looping`, as a function."""
     script = list(first)
@@ -94,13 +105,7 @@ async def test_once_the_plan_is_finished_one_turn_of_repeats_brings_the_forced_a
         offered.append(len(specs))
         if not specs:
             return reply("Oslo 4°C, Rome 20°C.")
-        script = [
-            call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
-            call("weather", city="Oslo"),
-            call("planner", action="mark_done", step_index=[1]),
-            call("weather", city="Rome"),
-            call("planner", action="mark_done", step_index=[2]),
-        ]
+        script = two_cities()
         return script[len(offered) - 1] if len(offered) <= len(script) else script[3]
 
     agent = LeanAgent(model=FunctionModel(answer), tools=tools[0], plan_first=False)
@@ -118,14 +123,7 @@ def browsing(offered: list[int], after: list[ModelResponse]) -> FunctionModel:
     """Plans and does two weather steps, then makes the calls `after` in turn (new ones,
     each once); answers in words when offered no tools. `offered` records the tools of
     each request."""
-    script = [
-        call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
-        call("weather", city="Oslo"),
-        call("planner", action="mark_done", step_index=[1]),
-        call("weather", city="Rome"),
-        call("planner", action="mark_done", step_index=[2]),
-        *after,
-    ]
+    script = [*two_cities(), *after]
 
     def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
         offered.append(len(specs))
@@ -182,14 +180,7 @@ async def test_reads_while_steps_are_open_are_work_not_a_stall(tools: Any) -> No
 def finishing(answer: Callable[[list[Message]], ModelResponse]) -> Reply:
     """Plans and does two steps, then only repeats (written as text when offered no tools);
     `answer(messages)` replies to the short request for the answer (system ANSWER_SYSTEM)."""
-    looper = loop_replies(
-        call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
-        call("weather", city="Oslo"),
-        call("planner", action="mark_done", step_index=[1]),
-        call("weather", city="Rome"),
-        call("planner", action="mark_done", step_index=[2]),
-        again=call("weather", city="Rome"),
-    )
+    looper = loop_replies(*two_cities(), again=call("weather", city="Rome"))
 
     def reply_to(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
         if messages[0]["content"] == ANSWER_SYSTEM:
