@@ -93,6 +93,8 @@ def to_spec(item: object, name: str) -> StepSpec:
     parent = step_numbers(item.get("parent"), name, "parent")
     if len(parent) > 1:
         raise PlanError(f"{name}: parent is one step number")
+    if parent == (0,):  # steps count from 1: a model filling every field sends 0 for "none"
+        parent = ()
     deps = step_numbers(item.get("depends_on"), name)
     return StepSpec(description, deps, approval, parent[0] if parent else None)
 

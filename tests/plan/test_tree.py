@@ -152,6 +152,18 @@ def test_added_sub_steps_go_under_their_parent_and_reopen_it() -> None:
     assert grown.render().splitlines()[0] == "- [ ] 1. A (1/2 done)"
 
 
+def test_parent_zero_is_no_parent() -> None:
+    # small models fill every field of a step object: 0 (no step has it) means "none"
+    tasks = [
+        {"description": "A", "depends_on": [], "requires_approval": False, "parent": 0},
+        {"description": "B", "parent": 0},
+        {"description": "B1", "parent": 2},
+    ]
+    plan = Plan().replaced(tasks)
+    assert [s.parent for s in plan.steps] == [None, None, "s2"]
+    assert plan.render().splitlines()[2] == "  - [ ] 3. B1"
+
+
 def test_misplaced_or_looping_sub_steps_are_refused() -> None:
     cases: list[tuple[list[Any], str]] = [
         ([{"description": "A", "parent": 1}], "task 1 cannot have a parent"),
