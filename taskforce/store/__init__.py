@@ -6,7 +6,8 @@ or ``StateManager(url)``; PostgreSQL works the same: ``postgresql+asyncpg://user
 
 ``import taskforce.store`` is cheap: SQLAlchemy is imported only when ``StateManager`` is
 first used. :class:`SessionStore` is the protocol every store follows (the agent, the
-planner and the documents use it); :class:`MemoryStore` keeps sessions in memory. For
+planner and the documents use it; :class:`PlanEdit`, a change of the plan that a store may
+hand the decoded plan); :class:`MemoryStore` keeps sessions in memory. For
 fast read-only CLI listings see :mod:`taskforce.store.readonly`.
 """
 
@@ -27,7 +28,7 @@ from taskforce.store._config import (
 from taskforce.store._types import Change, HistoryEntry, SessionSummary
 from taskforce.store._urls import display_url, mask_password, require_persistent
 from taskforce.store.memory import MemoryStore
-from taskforce.store.protocol import SessionStore
+from taskforce.store.protocol import PlanEdit, SessionStore
 
 if TYPE_CHECKING:
     from taskforce.store.manager import StateManager
@@ -40,6 +41,7 @@ __all__ = [
     "Change",
     "HistoryEntry",
     "MemoryStore",
+    "PlanEdit",
     "SessionStore",
     "SessionSummary",
     "StateManager",

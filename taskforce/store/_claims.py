@@ -25,8 +25,7 @@ from sqlalchemy import text
 from taskforce.errors import ClaimError, PlanError, SessionNotFoundError
 from taskforce.plan import Plan
 from taskforce.plan.claims import Outcome
-from taskforce.store import _reread, _update, _write
-from taskforce.store._codec import decode_state
+from taskforce.store import _update, _write
 from taskforce.store._tx import Tx
 
 Op = Callable[[Plan, datetime, Collection[str]], Outcome]
@@ -70,35 +69,20 @@ def body(session_id: str, op: Op, limit: int, cached: _write.Cached | None) -> C
 
     def run(tx: Tx) -> Done:
         now = db_now(tx)
-        found = tx.rows(_update.LOCKED_LOAD, {"b_sid": session_id})
-        if not found:
+        read = _update.read_locked(tx, session_id, cached)
+        if read is None:
             raise SessionNotFoundError(f"no session {session_id!r}")
-        version, token, data, plan_meta = found[0]
-        same = cached is not None and cached[0] == token and cached[1] == version
-        rows = cached[2] if cached is not None and same else _write.read_steps(tx, session_id)
-        state = decode_state(session_id, data, None, (), version)
-        del state["version"]
-        plan, memo, rows = _reread.read_plan(session_id, state, plan_meta, rows, cached)
-        approved = state.get(APPROVED_KEY)
+        approved = read.state.get(APPROVED_KEY)
         ids = [a for a in approved if isinstance(a, str)] if isinstance(approved, list) else []
-        done = Done(cache=(token, version, rows, memo))
+        done = Done(cache=(read.token, read.version, read.rows, read.memo))
         try:
-            done.outcome = op(plan, datetime.fromtimestamp(now, UTC), ids)
+            done.outcome = op(read.plan, datetime.fromtimestamp(now, UTC), ids)
         except PlanError as exc:
             raise ClaimError(str(exc), exc.error_type) from None
-        if done.outcome.plan is plan:  # nothing written: it commits empty
+        if done.outcome.plan is read.plan:  # nothing written: it commits empty
             return done
-        state["plan"] = done.outcome.plan
-        change = (state, done.outcome.events)
-        new_version, token, encoded = _update.write(
-            tx, session_id, change, version, done.cache, limit, now
-        )
-        done.cache = (
-            token,
-            new_version,
-            encoded.steps,
-            _reread.written(encoded, memo, plan, done.outcome.plan),
-        )
+        plan, events = done.outcome.plan, done.outcome.events
+        done.cache = _update.save_plan(tx, session_id, read, plan, events, limit, now)
         return done
 
     return run

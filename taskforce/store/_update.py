@@ -5,19 +5,28 @@ The body reads the state under the write lock (SQLite ``BEGIN IMMEDIATE``; Postg
 what that returns as a diff against the rows it just read. It cannot conflict, so a
 caller that lost an optimistic race (:class:`~taskforce.errors.StaleStateError`) can
 re-apply its change here instead of retrying in a loop.
+
+A :class:`~taskforce.store.protocol.PlanEdit` gets the stored plan decoded instead
+(:func:`plan_body`), read through the session's cache entry (``_reread``): only the steps
+whose rows changed since this manager last read or wrote them are decoded, and when the
+cached version is the stored one the steps are not even read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, select
 
+from taskforce.plan import Plan
+from taskforce.store import _reread, _write
 from taskforce.store import _schema as t
-from taskforce.store import _write
 from taskforce.store._codec import (
     EncodedState,
+    Memo,
+    StepRow,
     check_size,
     decode_state,
     dumps,
@@ -27,6 +36,7 @@ from taskforce.store._codec import (
 )
 from taskforce.store._history import encode_event
 from taskforce.store._tx import Tx
+from taskforce.store.protocol import Events, PlanEdit
 
 Change = Callable[[dict[str, Any] | None], tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]]
 """The stored state (with ``"version"``; None when there is none) -> (new state, events)."""
@@ -40,12 +50,10 @@ LOCKED_LOAD = (
 """The session row, locked (on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` holds the lock)."""
 
 
-def body(
-    session_id: str, change: Change, limit: int, now: float
-) -> Callable[[Tx], tuple[int, str, EncodedState]]:
-    """The transaction body: ``(new version, token, what was written)``."""
+def body(session_id: str, change: Change, limit: int, now: float) -> Callable[[Tx], _write.Cached]:
+    """The transaction body: the session's new cache entry (what was written)."""
 
-    def run(tx: Tx) -> tuple[int, str, EncodedState]:
+    def run(tx: Tx) -> _write.Cached:
         found = tx.rows(LOCKED_LOAD, {"b_sid": session_id})
         current: dict[str, Any] | None = None
         cached: _write.Cached | None = None
@@ -56,8 +64,8 @@ def body(
             current = decode_state(session_id, data, plan_meta, (r.body for r in rows), version)
             tasks = current["plan"]["tasks"] if plan_meta is not None else []
             cached = (token, version, rows, make_memo(tasks, rows))
-        state, events = change(current)
-        return write(tx, session_id, (state, events), version, cached, limit, now)
+        made = write(tx, session_id, change(current), version, cached, limit, now)
+        return made[1], made[0], made[2].steps, made[2].memo  # token, version, rows, memo
 
     return run
 
@@ -86,3 +94,68 @@ def write(
         tx, session_id, encoded, version, cached, now, (), event_list, notify=True
     )
     return new_version, token, encoded
+
+
+@dataclass
+class Locked:
+    """A session read under the write lock: its row, its state and its plan, decoded."""
+
+    version: int
+    token: str
+    state: dict[str, Any]  # without "version" and "plan"
+    plan: Plan
+    memo: Memo  # the decoded steps of `rows` (``Memo.decoded``)
+    rows: tuple[StepRow, ...]
+
+
+def read_locked(tx: Tx, session_id: str, cached: _write.Cached | None) -> Locked | None:
+    """The session under the write lock, its plan read through `cached`; None if none.
+
+    `cached` (the session's cache entry) is only a shortcut: when its version and token
+    are the stored ones its rows are the stored rows (not read again); otherwise a row
+    whose body equals one its decoded memo holds gives that memo's step. The plan is what
+    ``Plan.from_state`` of the stored plan gives either way (``_reread.read_plan``).
+
+    Raises:
+        StateCorruptError, PlanError: the stored state or plan is corrupt.
+    """
+    found = tx.rows(LOCKED_LOAD, {"b_sid": session_id})
+    if not found:
+        return None
+    version, token, data, plan_meta = found[0]
+    same = cached is not None and cached[0] == token and cached[1] == version
+    rows = cached[2] if cached is not None and same else _write.read_steps(tx, session_id)
+    state = decode_state(session_id, data, None, (), version)
+    del state["version"]
+    plan, memo, rows = _reread.read_plan(session_id, state, plan_meta, rows, cached)
+    state.pop("plan", None)  # a plan kept whole in the state (not split into rows)
+    return Locked(version, token, state, plan, memo, rows)
+
+
+def save_plan(
+    tx: Tx, session_id: str, read: Locked, plan: Plan, events: Events, limit: int, now: float
+) -> _write.Cached:
+    """Save `plan` over what was `read` (the rest of the state as read): the new cache entry.
+
+    The rows read are the base of the diff, so one changed step is one row written; the
+    entry's memo holds the decoded steps of the rows written (``_reread.written``).
+    """
+    change = ({**read.state, "plan": plan}, events)
+    base = (read.token, read.version, read.rows, read.memo) if read.version else None
+    version, token, encoded = write(tx, session_id, change, read.version, base, limit, now)
+    return token, version, encoded.steps, _reread.written(encoded, read.memo, read.plan, plan)
+
+
+def plan_body(
+    session_id: str, edit: PlanEdit, limit: int, now: float, cached: _write.Cached | None
+) -> Callable[[Tx], _write.Cached]:
+    """The transaction body of a :class:`PlanEdit`: the new cache entry of the session."""
+
+    def run(tx: Tx) -> _write.Cached:
+        read = read_locked(tx, session_id, cached)
+        if read is None:  # no session yet: it is created
+            read = Locked(0, "", {}, Plan(), Memo(), ())
+        plan, events = edit.edit_plan(read.state, read.plan)
+        return save_plan(tx, session_id, read, plan, events, limit, now)
+
+    return run

@@ -19,7 +19,6 @@ from taskforce.errors import ConfigurationError, StaleStateError, UserError
 from taskforce.store import _changes, _engine, _listing, _migrate, _update, _write
 from taskforce.store import _schema as t
 from taskforce.store._codec import (
-    EncodedState,
     StepRow,
     check_size,
     decode_state,
@@ -47,6 +46,7 @@ from taskforce.store._types import (
 from taskforce.store._urls import display_url, mask_password, normalize_url
 from taskforce.store._write import Cached
 from taskforce.store.claims import ClaimsAPI
+from taskforce.store.protocol import PlanEdit
 
 T = TypeVar("T")
 _c = t.sessions.c
@@ -220,16 +220,17 @@ class StateManager(ClaimsAPI, LogsAPI):
 
         try:
             (version, token), cancelled = await self._db.run_tx(body)
+        except StaleStateError:  # refused, nothing written: the entry still says what is
+            raise  # at its version (a re-applied change reads the stored rows against it)
         except BaseException:
             self._remember(session_id, None)
             raise
-        return self._saved(session_id, version, token, encoded, cancelled)
+        return self._saved(session_id, (token, version, encoded.steps, encoded.memo), cancelled)
 
-    def _saved(
-        self, session_id: str, version: int, token: str, encoded: EncodedState, cancelled: bool
-    ) -> int:
-        """Remember what a save wrote; raise the cancellation that arrived meanwhile."""
-        self._remember(session_id, (token, version, encoded.steps, encoded.memo))
+    def _saved(self, session_id: str, entry: Cached, cancelled: bool) -> int:
+        """Remember what a save wrote (`entry`); raise the cancellation that arrived meanwhile."""
+        self._remember(session_id, entry)
+        version = entry[1]
         if cancelled:
             raise asyncio.CancelledError(
                 f"taskforce: session {session_id!r} version {version} was committed "
@@ -244,19 +245,26 @@ class StateManager(ClaimsAPI, LogsAPI):
         returns ``(new state, history events)``. It runs inside the write transaction
         (on SQLite in the driver's thread), so it must be quick and do no I/O; whatever
         it raises rolls the transaction back and reaches the caller. No other writer can
-        commit in between, so this never raises StaleStateError of its own.
+        commit in between, so this never raises StaleStateError of its own. A
+        :class:`~taskforce.store.PlanEdit` gets the stored plan decoded (``edit_plan``),
+        read through this manager's cache: only steps changed since are decoded.
         """
         validate_session_id(session_id)
-        body = _update.body(session_id, change, self._limit, time.time())
+        now = time.time()
+        if isinstance(change, PlanEdit):
+            cached = self._cache.get(session_id)
+            body = _update.plan_body(session_id, change, self._limit, now, cached)
+        else:
+            body = _update.body(session_id, change, self._limit, now)
         try:
             try:
-                (version, token, encoded), cancelled = await self._db.run_tx(body)
+                entry, cancelled = await self._db.run_tx(body)
             except StaleStateError:  # PostgreSQL: a concurrent first writer created the row
-                (version, token, encoded), cancelled = await self._db.run_tx(body)
+                entry, cancelled = await self._db.run_tx(body)
         except BaseException:
             self._remember(session_id, None)
             raise
-        return self._saved(session_id, version, token, encoded, cancelled)
+        return self._saved(session_id, entry, cancelled)
 
     async def load_state(self, session_id: str) -> dict[str, Any] | None:
         """The stored state with ``"version"`` added, or None if there is no such session.

@@ -2,7 +2,8 @@
 
 :class:`~taskforce.store.StateManager` (SQLite, PostgreSQL) and
 :class:`~taskforce.store.MemoryStore` (this process only) implement it; so may your own
-store. Six async methods, the same semantics as the StateManager's.
+store. Six async methods, the same semantics as the StateManager's. A change given to
+``update_state`` may also be a :class:`PlanEdit`, which can take the stored plan decoded.
 """
 
 from __future__ import annotations
@@ -10,7 +11,35 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from taskforce.plan import Plan
 from taskforce.store._types import HistoryEntry, SessionSummary
+
+Events = Sequence[Mapping[str, Any]]
+
+
+@runtime_checkable
+class PlanEdit(Protocol):
+    """A change of a session's plan for ``update_state``, in two equivalent forms.
+
+    Called with the stored state (with ``version``; None when there is none), it is an
+    ordinary change and returns the new state and its events. A store that keeps the plans
+    it read and wrote (:class:`~taskforce.store.StateManager`) calls :meth:`edit_plan`
+    instead, with the stored plan already decoded, so that not every step of it is decoded
+    again while the session is locked.
+    """
+
+    def __call__(self, current: dict[str, Any] | None) -> tuple[Mapping[str, Any], Events]:
+        """The new state and its history events (the rest of the state kept as stored)."""
+        ...
+
+    def edit_plan(self, state: dict[str, Any], plan: Plan) -> tuple[Plan, Events]:
+        """The new plan and its history events.
+
+        `state` is the stored state without ``plan`` and ``version`` (a fresh dict; the
+        store keeps it as it is); `plan` is exactly what ``Plan.from_state`` of the stored
+        plan gives (an empty plan when there is none).
+        """
+        ...
 
 
 @runtime_checkable

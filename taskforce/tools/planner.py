@@ -278,28 +278,13 @@ class PlannerTool:
         except StaleStateError:
             pass
         assert self._store is not None and self._session_id is not None
-        seen = change.before
-        applied: list[tuple[PlanChange, dict[str, Any]]] = []
-
-        def again(current: dict[str, Any] | None) -> tuple[dict[str, Any], Sequence[Event]]:
-            session = {k: v for k, v in (current or {}).items() if k != "version"}
-            fresh = Plan.from_state(session.get("plan"))
-            if not planner_calls.same_numbers(request, seen, fresh):
-                raise _Renumbered("its steps were added, removed or moved")
-            try:
-                redo = self.change(request, fresh)
-            except PlanError as exc:
-                message = "the plan was changed by another writer and this call no longer"
-                raise PlanError(f"{message} applies: {exc}", exc.error_type) from None
-            applied.append((redo, session))
-            return {**session, "plan": redo.plan}, redo.events  # only changed steps encoded
-
-        try:
+        again = _Again(self, request, change.before)
+        try:  # the store hands `again` the fresh plan (PlanEdit.edit_plan) or the state
             version = await self._store.update_state(self._session_id, again)
         except (StaleStateError, PlanError):
             await self._load()  # the tool holds the fresh plan either way
             raise
-        redo, session = applied[-1]
+        redo, session = again.applied[-1]
         self._session, self._session_version = {**session, "plan": redo.plan}, version
         return redo
 
@@ -313,6 +298,37 @@ class PlannerTool:
             events=events,
         )
         self._session, self._session_version = state, version
+
+
+class _Again:
+    """A call applied again to the fresh plan, inside the store's transaction.
+
+    A change for ``update_state`` in both forms of :class:`~taskforce.store.PlanEdit`.
+    `applied` keeps each application (the store may run it twice: PostgreSQL's first
+    writer race) with the rest of the state it was made on.
+    """
+
+    def __init__(self, tool: PlannerTool, request: PlanRequest, seen: Plan) -> None:
+        self.tool, self.request, self.seen = tool, request, seen
+        self.applied: list[tuple[PlanChange, dict[str, Any]]] = []
+
+    def __call__(self, current: dict[str, Any] | None) -> tuple[dict[str, Any], Sequence[Event]]:
+        """The change on the stored state (with ``version``): the new state, its events."""
+        session = {k: v for k, v in (current or {}).items() if k not in ("version", "plan")}
+        plan, events = self.edit_plan(session, Plan.from_state((current or {}).get("plan")))
+        return {**session, "plan": plan}, events  # only changed steps encoded
+
+    def edit_plan(self, state: dict[str, Any], plan: Plan) -> tuple[Plan, Sequence[Event]]:
+        """The change on the fresh plan (`state`: the rest of the session, kept)."""
+        if not planner_calls.same_numbers(self.request, self.seen, plan):
+            raise _Renumbered("its steps were added, removed or moved")
+        try:
+            redo = self.tool.change(self.request, plan)
+        except PlanError as exc:
+            message = "the plan was changed by another writer and this call no longer"
+            raise PlanError(f"{message} applies: {exc}", exc.error_type) from None
+        self.applied.append((redo, state))
+        return redo.plan, redo.events
 
 
 class _Renumbered(StaleStateError):
