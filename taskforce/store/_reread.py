@@ -8,7 +8,8 @@ stored state) gives, and fails the same way:
 * the stored rows are the cached ones (same version and token): the cached plan;
 * a few rows changed (another worker's claim): only those are decoded, provided their
   ids, dependencies and parents are the ones they replace (so the plan-wide rules hold as
-  before) and the plan-level JSON changed only in its version;
+  before) and the plan-level JSON changed only in its counters (``version``, ``revision``:
+  a replan bumps the revision);
 * otherwise every row whose body equals the memo's gives the memo's step; the others are
   decoded; the plan-wide rules are checked on them all (``plan.state.read_state``).
 """
@@ -29,6 +30,7 @@ from taskforce.store._codec import EncodedState, Memo, StepRow, loads, rows_size
 from taskforce.store._write import Cached
 
 Rows = tuple[StepRow, ...]
+_COUNTERS = ("version", "revision")
 _BODY = attrgetter("body")
 
 
@@ -81,8 +83,9 @@ def _few_moved(
     meta, before = loads(plan_meta, session_id, "plan"), loads(meta_before, session_id, "plan")
     if not isinstance(meta, dict) or not isinstance(before, dict):
         return None
-    version = meta.pop("version", None)
-    before.pop("version", None)
+    counters = {key: meta.pop(key) for key in _COUNTERS if key in meta}
+    for key in _COUNTERS:
+        before.pop(key, None)
     changed = list(compress(count(), map(ne, map(_BODY, rows_before), map(_BODY, rows))))
     if meta != before or len(changed) * 4 > len(rows):
         return None
@@ -97,8 +100,10 @@ def _few_moved(
             return None
         size += rows_size((row,)) - rows_size((kept[position],))
         steps[position], kept[position], memo[row.step_id] = step, row, (step, row)
-    version_read = Plan.from_state({"version": version}).version  # checked as a read does
-    plan = dataclasses.replace(base, steps=tuple(steps), version=version_read)
+    read = Plan.from_state(counters)  # the counters checked as a read checks them
+    plan = dataclasses.replace(
+        base, steps=tuple(steps), version=read.version, revision=read.revision
+    )
     memo.decoded, memo.last, memo.plan = True, (plan.steps, tuple(kept), size), (plan_meta, plan)
     return plan, memo, memo.last[1]
 
@@ -143,6 +148,19 @@ def written(encoded: EncodedState, read: Memo, base: Plan, new: Plan) -> Memo:
     memo.last = encoded.memo.last  # the steps the rows were made from (for the next encode)
     memo.plan = (encoded.plan_meta, new) if exact else None
     return memo
+
+
+def after_save(cached: Cached | None, encoded: EncodedState, plan: object) -> Memo:
+    """The memo to keep after a save of `plan` encoded over `cached`'s memo.
+
+    Decoded (:func:`written`: only the changed rows are decoded) when `cached`'s was and
+    `plan` is a :class:`Plan`, so a session that a claim or a re-applied change has read
+    stays cheap to read after this manager's own saves; otherwise the encode's memo.
+    """
+    memo = cached[3] if cached is not None else None
+    if memo is None or not memo.decoded or memo.plan is None or not isinstance(plan, Plan):
+        return encoded.memo
+    return written(encoded, memo, memo.plan[1], plan)
 
 
 def _plan_state(session_id: str, plan_meta: str, tasks: list[Any]) -> dict[str, Any]:

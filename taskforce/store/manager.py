@@ -16,7 +16,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from taskforce.errors import ConfigurationError, StaleStateError, UserError
-from taskforce.store import _changes, _engine, _listing, _migrate, _update, _write
+from taskforce.store import _changes, _engine, _listing, _migrate, _reread, _update, _write
 from taskforce.store import _schema as t
 from taskforce.store._codec import (
     StepRow,
@@ -225,7 +225,8 @@ class StateManager(ClaimsAPI, LogsAPI):
         except BaseException:
             self._remember(session_id, None)
             raise
-        return self._saved(session_id, (token, version, encoded.steps, encoded.memo), cancelled)
+        memo = _reread.after_save(cached, encoded, state.get("plan"))
+        return self._saved(session_id, (token, version, encoded.steps, memo), cancelled)
 
     def _saved(self, session_id: str, entry: Cached, cancelled: bool) -> int:
         """Remember what a save wrote (`entry`); raise the cancellation that arrived meanwhile."""
