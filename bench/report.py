@@ -319,7 +319,15 @@ def _headline(r: dict[str, Any]) -> str:
         items.append(f"- concurrent writers: {errors} errors, {lost} lost updates in all runs")
         for backend in ("sqlite", "postgresql"):
             eight = [r for r in c.get(backend, {}).get("planner", []) if r["processes"] == 8]
-            if eight:
+            new = c.get("writers", {}).get(backend, {}).get("new")
+            if new:  # the later, interleaved comparison (bench_writers.py) of this code
+                items.append(
+                    f"- eight writers on one session's plan ({backend}, bench_writers.py): p99 "
+                    f"{min(new['p99_ms']):g}-{max(new['p99_ms']):g} ms per call over "
+                    f"{len(new['p99_ms'])} runs, {new['conflicts_shown_to_model']} conflicts "
+                    "shown to the model"
+                )
+            elif eight:
                 items.append(
                     f"- eight writers on one session's plan ({backend}): p99 "
                     f"{eight[0]['p99_ms']} ms per call, {eight[0]['conflicts_shown_to_model']} "
