@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from taskforce.tools import planner_prompts as planner
 
@@ -62,11 +62,10 @@ def is_echo(content: str | None, loop_texts: Sequence[str] = ()) -> bool:
     `loop_texts` are the loop's recent messages; a reply opening with 40 or more of their
     characters is a copy.
     """
-    text = " ".join(str(content or "").split())
+    text = _spaced(str(content or ""))
     if PLAN_HEADER in text or REMINDER_HEADER in text:
         return True
-    head = text[:_ECHO_CHARS]
-    return len(head) == _ECHO_CHARS and any(head in " ".join(t.split()) for t in loop_texts)
+    return _opens_with_copy(text, loop_texts, _spaced)
 
 
 def copies_prompt(text: str, loop_texts: Sequence[str] = ()) -> bool:
@@ -78,9 +77,18 @@ def copies_prompt(text: str, loop_texts: Sequence[str] = ()) -> bool:
     whose first 40 of them appear in the plan-first instruction or in one of `loop_texts`
     (the loop's recent messages) is a copy.
     """
-    head = _letters(text)[:_ECHO_CHARS]
     sources = (plan_first(True), plan_first(False), *loop_texts)
-    return len(head) == _ECHO_CHARS and any(head in _letters(t) for t in sources)
+    return _opens_with_copy(text, sources, _letters)
+
+
+def _opens_with_copy(text: str, sources: Sequence[str], norm: Callable[[str], str]) -> bool:
+    """Whether the first 40 characters of `text` appear in one of `sources` (both `norm`ed)."""
+    head = norm(text)[:_ECHO_CHARS]
+    return len(head) == _ECHO_CHARS and any(head in norm(t) for t in sources)
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _letters(text: str) -> str:

@@ -14,6 +14,7 @@ and the loop pauses with it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 from collections.abc import Mapping, Sequence
@@ -195,10 +196,9 @@ class Run:
             content = None if written else content and textcalls.clean_answer(content)
             response = dataclasses.replace(response, tool_calls=written, content=content)
         items = [parse_call(call, self.wiring.tools) for call in response.tool_calls]
-        texts = self.loop_texts()
         for item in items:  # a task that copies the loop's instructions is no step
             if isinstance(item.request, NewPlan):
-                copied = lambda task: prompts.copies_prompt(task, texts)  # noqa: E731
+                copied = functools.partial(prompts.copies_prompt, loop_texts=self.loop_texts())
                 item.request = planning.without_copies(item.request, copied)
         if not self.watch.required or any(isinstance(i.request, NewPlan) for i in items):
             return response, items
