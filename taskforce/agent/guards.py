@@ -43,7 +43,9 @@ class CallGuard:
     of read-only calls) is enough (the work is done, and repeats and looking around are all
     a small model does there). A model that
     answers that with repeated calls again (written as text) is :attr:`stuck`: the loop
-    stops there.
+    stops there. So is one that answers it with any call once the plan is finished: those
+    calls are not run (the work is done and checked off; a new action written then undid
+    finished work in the evaluation, e.g. overwrote a file it had just written right).
     """
 
     def __init__(self, max_calls_per_turn: int = 8, *, require_work: bool = False) -> None:
@@ -60,7 +62,8 @@ class CallGuard:
         self._stale: set[str] = set()  # of those, the ones an action came after
         self._answering = False  # this turn was asked for an answer without tools
         self.stuck = False
-        """Told to answer without tools, the model's turn only repeated earlier calls."""
+        """Told to answer without tools, the model's turn only repeated earlier calls (or, its
+        plan finished, made any call)."""
 
     def screen(
         self,
@@ -72,14 +75,17 @@ class CallGuard:
         """Screen one turn's parsed calls, in order (answering some without running them).
 
         `finished`: the run's plan has no open step. A turn of read-only calls then counts
-        as stalled like a turn of repeats (the work is done; looking around is not).
+        as stalled like a turn of repeats (the work is done; looking around is not), and on
+        a turn told to answer without tools no call runs at all.
         """
         first_of: dict[str, Prepared] = {}
         for index, item in enumerate(items):
             planner = _planner(item)
             if item.preset is None and planner:
                 item.signature += f"@plan-v{plan.version}"  # the same read on a new plan is new
-            if index >= self.max_calls_per_turn:
+            if item.preset is None and self._answering and finished:
+                item.preset = error_result(prompts.ANSWER_REQUIRED, "answer_required")
+            elif index >= self.max_calls_per_turn:
                 msg = prompts.TOO_MANY_CALLS.format(limit=self.max_calls_per_turn)
                 item.preset = error_result(msg, "too_many_calls")
             elif item.preset is None and plan_required and not planner:
@@ -100,7 +106,7 @@ class CallGuard:
         looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do
         idle = [r or look for r, look in zip(repeats, looks, strict=True)]
         self._stalled = self._stalled + 1 if items and all(idle) else 0
-        self.stuck = self._answering and bool(items) and all(repeats)
+        self.stuck = self._answering and bool(items) and (finished or all(repeats))
         return list(items)
 
     def _unearned(self, item: Prepared, plan: Plan) -> list[int]:

@@ -210,6 +210,12 @@ ANSWER_NOW = (
     "answer in plain text, using the tool results above."
 )
 
+ANSWER_REQUIRED = (
+    "Not run: every plan step is done and a final answer in plain text was asked for, not "
+    "more calls."
+)
+"""The answer to a call made when told to answer, with the run's plan finished (the run ends)."""
+
 STUCK = (
     "Stopped early: asked for a final answer, the model only repeated calls whose results "
     "it already had."

@@ -276,3 +276,33 @@ async def test_the_short_view_of_a_later_request_leaves_the_earlier_plan_out(too
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Done."
     assert "Task: And in Paris?" in asked[1] and "The plan, done:" not in asked[1]
     assert "Weather in Rome" not in asked[1] and "weather → " in asked[1]
+
+
+async def test_once_the_plan_is_finished_a_call_written_on_the_forced_turn_does_not_run(
+    tools: Any,
+) -> None:
+    asked: list[list[Message]] = []
+
+    def answer(messages: list[Message]) -> ModelResponse:
+        asked.append(messages)
+        return reply("Oslo 4°C, Rome 20°C.")
+
+    looper = loop_replies(*two_cities(), again=call("weather", city="Rome"))
+
+    def replies(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        if messages[0]["content"] == ANSWER_SYSTEM:
+            return answer(messages)
+        if not specs:  # told to answer, it writes a new action instead (undoing the work)
+            return written("notes", text="nothing to report")
+        return looper(messages, specs)
+
+    events = Events()
+    agent = LeanAgent(
+        model=FunctionModel(replies), tools=tools[0], plan_first=False, on_event=events
+    )
+    result = await agent.execute("Weather in Oslo and in Rome")
+    assert tools[1]["notes"] == []  # the written action did not run
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo 4°C, Rome 20°C."
+    assert len(asked) == 1  # the run ended there: its answer was asked in a short view
+    (refused,) = [e for e in events.of("tool_result") if e.data["name"] == "notes"]
+    assert refused.data["result"]["error_type"] == "answer_required"
