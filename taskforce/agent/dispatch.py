@@ -64,6 +64,13 @@ class Prepared:
 ResultHandler = Callable[[Prepared, dict[str, Any]], Awaitable[None]]
 
 
+def loop_call(planner: PlannerTool, request: PlanRequest, call_id: str) -> Prepared:
+    """A planner call the loop makes on the model's behalf (e.g. the plan a turn had to make)."""
+    args = planner.encode(request)
+    call = ToolCall(id=call_id, name=planner.name, arguments=json.dumps(args, ensure_ascii=False))
+    return Prepared(call, args, signature=signature(call.name, args), request=request)
+
+
 def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
     """Look the tool up and decode its arguments; problems become a preset error result."""
     if call.name not in tools:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from taskforce.plan import Plan, Step
+from taskforce.plan import Plan, Step, StepSpec
 from taskforce.plan.requests import NewPlan
 from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
@@ -26,6 +26,7 @@ __all__ = [
     "needs_plan",
     "needs_tool",
     "open_steps",
+    "plan_for",
     "result_text",
     "split_mission",
     "tool_steps",
@@ -62,6 +63,15 @@ def needs_plan(mission: str) -> bool:
     multi-action keywords and structure.
     """
     return should_plan(mission)
+
+
+def plan_for(reply: str | None, mission: str) -> NewPlan | None:
+    """The plan for a turn that had to plan and did not (None when there are no parts).
+
+    Its tasks are the list in the model's reply, or else the mission's own parts.
+    """
+    tasks = list_items(reply or "") or split_mission(mission)
+    return NewPlan(tuple(StepSpec(task) for task in tasks)) if tasks else None
 
 
 def _clean(items: list[str]) -> list[str]:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taskforce.agent import planning, prompts, textcalls
 from taskforce.agent.context import ContextBudget, is_context_overflow
-from taskforce.agent.dispatch import Prepared, parse_call, runs, signature, tool_message
+from taskforce.agent.dispatch import Prepared, loop_call, parse_call, runs, tool_message
 from taskforce.agent.events import EventKind, EventSink, Redactor
 from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.limits import bound_reply
@@ -30,8 +29,8 @@ from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.session import Session
 from taskforce.agent.watch import PlanWatch
 from taskforce.errors import MalformedReplyError, ProviderError, StaleStateError
-from taskforce.models.base import Message, Model, ModelResponse, ToolCall, ToolSpec, Usage
-from taskforce.plan import Plan, StepSpec
+from taskforce.models.base import Message, Model, ModelResponse, ToolSpec, Usage
+from taskforce.plan import Plan
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import ToolProtocol
 from taskforce.tools.planner import PlannerTool
@@ -202,22 +201,13 @@ class Run:
                 item.request = planning.without_copies(item.request, copied)
         if not self.watch.required or any(isinstance(i.request, NewPlan) for i in items):
             return response, items
-        tasks = planning.list_items(response.content or "") or planning.split_mission(self.mission)
-        if not tasks:
+        request = planning.plan_for(response.content, self.mission)
+        if request is None:
             self.watch.required = bool(response.tool_calls)
             return response, items
-        request = NewPlan(tuple(StepSpec(task) for task in tasks))
-        args = self.wiring.planner.encode(request)
-        call = ToolCall(
-            id=f"call_autoplan_{self.use.calls}",
-            name=self.wiring.planner.name,
-            arguments=json.dumps(args, ensure_ascii=False),
-        )
-        item = Prepared(call, args, signature=signature(call.name, args), request=request)
-        return dataclasses.replace(response, tool_calls=(*response.tool_calls, call)), [
-            *items,
-            item,
-        ]
+        item = loop_call(self.wiring.planner, request, f"call_autoplan_{self.use.calls}")
+        calls = (*response.tool_calls, item.call)
+        return dataclasses.replace(response, tool_calls=calls), [*items, item]
 
     # ---- tool calls ------------------------------------------------------------------
 
