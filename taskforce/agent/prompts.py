@@ -42,8 +42,8 @@ def plan_message(
     elif needs_tool:
         number = current.split(".", 1)[0]
         focus = (
-            f"Do now: step {current}\nCall its tool (not the planner); after the result, "
-            f"{planner.mark_step(number)}."
+            f"Do now: step {current}\nCall the tool this step needs (not the planner) and "
+            f"use its result; after that result, {planner.mark_step(number)}."
         )
     else:
         number = current.split(".", 1)[0]

@@ -265,16 +265,11 @@ class Run:
                 user(prompts.stalled(step, self.wiring.planner.name in self.wiring.tools))
             )
         if self.watch.recite(self.plan, force):
-            note = self._plan_note(results=False)  # the results are in the view above it
+            note = self._plan_note()
             if note is not None:
                 self.session.add(note)
 
-    def _plan_note(self, results: bool = True) -> Message | None:
-        """The plan and its current step, as a trailing message (None without a plan).
-
-        With `results`, the last results too: the note that closes a compacted view, which
-        may have lost them.
-        """
+    def _plan_note(self) -> Message | None:
         plan = self.plan
         if not plan.steps:
             return None
@@ -283,7 +278,7 @@ class Run:
             prompts.plan_message(
                 plan.render(),
                 planning.current_step(plan),
-                self.watch.results[-6:] if results else (),
+                self.watch.results[-6:],
                 step is None or planning.needs_tool(step.description),
             )
         )

@@ -32,9 +32,10 @@ logger = logging.getLogger(__name__)
 plan_log = logging.getLogger("taskforce.plan")
 
 DESCRIPTION = (
-    "Your plan as a checklist, steps from 1: create_plan(tasks; a task object's "
-    "depends_on/parent are earlier step numbers), mark_done(step_index, status?, note?), "
-    "read_plan(), update_plan(add_steps, insert_at, remove_indices; or step_index+text)."
+    "Your plan as a checklist, steps numbered from 1. create_plan(tasks): new plan; "
+    "depends_on lists earlier step numbers, parent nests under one. "
+    "mark_done(step_index, status=DONE, note?); one step IN_PROGRESS at a time. read_plan(). "
+    "update_plan(add_steps: texts or tasks, insert_at, remove_indices; step_index+text rewords)."
 )
 
 _SCHEMA = wire_schema()
