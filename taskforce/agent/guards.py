@@ -83,8 +83,10 @@ class CallGuard:
             planner = _planner(item)
             if item.preset is None and planner:
                 item.signature += f"@plan-v{plan.version}"  # the same read on a new plan is new
-            if item.preset is None and self._answering and finished:
-                item.preset = error_result(prompts.ANSWER_REQUIRED, "answer_required")
+            if item.preset is None and self._answering and finished:  # nothing runs now
+                earlier = self._seen.get(item.signature)
+                refused = error_result(prompts.ANSWER_REQUIRED, "answer_required")
+                item.preset = refused if earlier is None else _repeated(item, earlier)
             elif index >= self.max_calls_per_turn:
                 msg = prompts.TOO_MANY_CALLS.format(limit=self.max_calls_per_turn)
                 item.preset = error_result(msg, "too_many_calls")

@@ -292,8 +292,12 @@ async def test_once_the_plan_is_finished_a_call_written_on_the_forced_turn_does_
     def replies(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
         if messages[0]["content"] == ANSWER_SYSTEM:
             return answer(messages)
-        if not specs:  # told to answer, it writes a new action instead (undoing the work)
-            return written("notes", text="nothing to report")
+        if not specs:  # told to answer, it writes a new action (undoing the work) and a repeat
+            calls = [
+                {"name": "notes", "arguments": {"text": "nothing to report"}},
+                {"name": "weather", "arguments": {"city": "Rome"}},
+            ]
+            return reply(f"```json\n{json.dumps(calls)}\n```")
         return looper(messages, specs)
 
     events = Events()
@@ -301,8 +305,11 @@ async def test_once_the_plan_is_finished_a_call_written_on_the_forced_turn_does_
         model=FunctionModel(replies), tools=tools[0], plan_first=False, on_event=events
     )
     result = await agent.execute("Weather in Oslo and in Rome")
-    assert tools[1]["notes"] == []  # the written action did not run
+    assert tools[1]["notes"] == []  # the written action did not run, nor the repeat
+    assert [c for _, c in tools[1]["calls"]] == ["Oslo", "Rome"]
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo 4°C, Rome 20°C."
     assert len(asked) == 1  # the run ended there: its answer was asked in a short view
     (refused,) = [e for e in events.of("tool_result") if e.data["name"] == "notes"]
     assert refused.data["result"]["error_type"] == "answer_required"
+    repeat = [e for e in events.of("tool_result") if e.data["name"] == "weather"][-1]
+    assert repeat.data["result"]["error_type"] == "repeated_call"  # a repeat is still one
