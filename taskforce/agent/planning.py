@@ -110,9 +110,7 @@ def current_step(plan: Plan) -> str | None:
 _NO_TOOL_VERB = re.compile(
     r"^(?:step\s*\d+\s*[:.)-]\s*)?(?:then\s+|finally\s+|and\s+)?"
     r"(?:report|answer|tell|say|reply|respond|give|present|provide|state|summari[sz]e|explain|"
-    r"decide|determine|choose|conclude|compare|confirm|return|show|think|reason|finish|"
-    r"(?:check|see|verify)\s+(?:if|whether)|complete\s+(?:the\s+)?(?:mission|task|plan|request)|"
-    r"mark\b|done\b)\b",
+    r"decide|determine|choose|conclude|compare|confirm|return|show|think|reason|finish)\b",
     re.I,
 )
 _TOOL_OBJECT = re.compile(
@@ -126,9 +124,8 @@ def needs_tool(description: str) -> bool:
     """Whether a plan step needs a tool call to be done.
 
     Steps that only report, decide or compare what is already known ("Tell the user the
-    total", "Decide which is cheaper", "Check if fewer than 10 apples") need none, and so do
-    the steps that only close the plan ("Mark done", "Complete the mission"); anything that
-    names an action on the world (an email, a note, a file, a lookup, a conversion) does.
+    total", "Decide which is cheaper") need none; anything that names an action on the
+    world (an email, a note, a file, a lookup, a conversion) does.
     """
     text = description.strip()
     return not _NO_TOOL_VERB.match(text) or bool(_TOOL_OBJECT.search(text))
