@@ -1,9 +1,10 @@
 """How a run ends whose model, told to answer without tools, only repeated calls.
 
-The loop stops such a run rather than spend the rest of ``max_steps`` on repeats (the
-guard's ``stuck``). Its plan finished, the run is ``completed``, and the answer the model
-would not give in the conversation is asked once more in a short request of its own;
-with steps open it ends ``max_steps``.
+Or, its plan finished, made any call at all (none of them runs then). The loop stops such
+a run rather than spend the rest of ``max_steps`` on repeats (the guard's ``stuck``). Its
+plan finished, the run is ``completed``, and the answer the model would not give in the
+conversation is asked once more in a short request of its own; with steps open it ends
+``max_steps``.
 """
 
 from __future__ import annotations
