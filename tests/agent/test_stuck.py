@@ -287,18 +287,16 @@ async def test_once_the_plan_is_finished_a_call_written_on_the_forced_turn_does_
         asked.append(messages)
         return reply("Oslo 4°C, Rome 20°C.")
 
-    looper = loop_replies(*two_cities(), again=call("weather", city="Rome"))
+    finished = finishing(answer)
+    new_action = [  # told to answer, it writes a new action (undoing the work) and a repeat
+        {"name": "notes", "arguments": {"text": "nothing to report"}},
+        {"name": "weather", "arguments": {"city": "Rome"}},
+    ]
 
     def replies(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
-        if messages[0]["content"] == ANSWER_SYSTEM:
-            return answer(messages)
-        if not specs:  # told to answer, it writes a new action (undoing the work) and a repeat
-            calls = [
-                {"name": "notes", "arguments": {"text": "nothing to report"}},
-                {"name": "weather", "arguments": {"city": "Rome"}},
-            ]
-            return reply(f"```json\n{json.dumps(calls)}\n```")
-        return looper(messages, specs)
+        if not specs and messages[0]["content"] != ANSWER_SYSTEM:
+            return reply(f"```json\n{json.dumps(new_action)}\n```")
+        return finished(messages, specs)
 
     events = Events()
     agent = LeanAgent(
