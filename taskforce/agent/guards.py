@@ -180,11 +180,6 @@ class CallGuard:
         return self._runs - self._backed
 
     @property
-    def work_since_done(self) -> int:
-        """Non-planner calls run since the plan was made or a step was last marked done."""
-        return self._work
-
-    @property
     def worked(self) -> bool:
         """Whether a tool ran (or an early run was reused) since the last step was done."""
         return self._work > 0

@@ -22,9 +22,6 @@ DEFAULT_SYSTEM_PROMPT = _INTRO + _PLANNING + _WORKING
 NO_PLANNING_SYSTEM_PROMPT = _INTRO + _WORKING
 """The system prompt of ``LeanAgent(planning=False)``: the same rules without the planner."""
 
-DRIFT_CALLS = 3
-"""Tool calls run since a step was last marked done after which the plan is recited again."""
-
 PLAN_HEADER = "[Plan update]"
 """Opens every plan recitation message (how compaction recognises them)."""
 
@@ -32,29 +29,16 @@ REMINDER_HEADER = "[Reminder]"
 
 
 def plan_message(
-    markdown: str,
-    current: str | None,
-    results: Sequence[str] = (),
-    needs_tool: bool = True,
-    ran: int = 0,
+    markdown: str, current: str | None, results: Sequence[str] = (), needs_tool: bool = True
 ) -> str:
     """The trailing context message that shows the model the plan and what to do now.
 
     `current` is the step to work on (``"2. description"``), `results` the earlier tool
-    results the model may need for it; `needs_tool` says whether that step needs a tool;
-    `ran` how many tool calls ran since a step was last marked (said when it is 3 or more:
-    the model is working on without marking).
+    results the model may need for it; `needs_tool` says whether that step needs a tool.
     """
     known = "\nResults so far: " + "; ".join(results) if results else ""
     if current is None:
         focus = "All steps are done. Now answer the user in plain text with the results."
-    elif ran >= DRIFT_CALLS:
-        number = current.split(".", 1)[0]
-        focus = (
-            f"Do now: step {current}\n{ran} tool calls ran since a step was last marked done. "
-            f"If this step is done, {planner.mark_step(number)} (mark later steps already done "
-            "in the same call); if not, call the one tool it still needs."
-        )
     elif needs_tool:
         number = current.split(".", 1)[0]
         focus = (

@@ -264,14 +264,12 @@ class Run:
             self.session.add(
                 user(prompts.stalled(step, self.wiring.planner.name in self.wiring.tools))
             )
-        ran = self.guard.work_since_done  # working on without marking: show the plan again
-        drift = ran >= prompts.DRIFT_CALLS and self.watch.reanchor(self.plan)
-        if self.watch.recite(self.plan, force or drift):
-            note = self._plan_note(ran if drift else 0)
+        if self.watch.recite(self.plan, force):
+            note = self._plan_note()
             if note is not None:
                 self.session.add(note)
 
-    def _plan_note(self, ran: int = 0) -> Message | None:
+    def _plan_note(self) -> Message | None:
         plan = self.plan
         if not plan.steps:
             return None
@@ -282,7 +280,6 @@ class Run:
                 planning.current_step(plan),
                 self.watch.results[-6:],
                 step is None or planning.needs_tool(step.description),
-                ran,
             )
         )
 

@@ -29,8 +29,6 @@ class PlanWatch:
     """The plan's version when the run opened."""
     results: list[str] = dataclasses.field(default_factory=list)
     """Short texts of the run's latest tool results (the last six are recited with the plan)."""
-    anchored: int = -1
-    """The plan version last recited again because the model worked on without marking."""
 
     def announce(self, plan: Plan) -> bool:
         """Whether `plan` is news for the UI (a ``plan_updated`` event); remembers it."""
@@ -44,16 +42,6 @@ class PlanWatch:
         if not plan.steps or not (force or plan.version != self.recited):
             return False
         self.recited = plan.version
-        return True
-
-    def reanchor(self, plan: Plan) -> bool:
-        """Whether to recite `plan` again, unchanged (the model works on without marking).
-
-        Once per plan version, while steps are open; remembers it.
-        """
-        if not plan.open_steps() or self.anchored == plan.version:
-            return False
-        self.anchored = plan.version
         return True
 
     def hides_planner(self, plan: Plan) -> bool:

@@ -101,29 +101,6 @@ async def test_plan_recited_only_when_it_changed(tools: Any) -> None:
     assert recited == [1, 3, 5]
 
 
-async def test_a_model_working_on_without_marking_is_shown_the_plan_again_once(
-    tools: Any,
-) -> None:
-    cities = ["Oslo", "Rome", "Paris", "Madrid", "Lisbon"]
-    model = ScriptedModel(
-        [
-            call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome"]),
-            *[call("weather", city=c) for c in cities],  # five tool turns, no step marked
-            call("planner", action="mark_done", step_index=[1, 2]),
-            reply("Oslo 4°C, Rome 19°C."),
-        ]
-    )
-    result = await LeanAgent(model=model, tools=tools[0]).execute("Weather in Oslo and in Rome")
-    assert result.status is AgentStatus.COMPLETED and result.open_steps == ()
-    lasts = [str(r.messages[-1]["content"]) for r in model.requests]
-    again = [i for i, text in enumerate(lasts) if "tool calls ran since a step was last" in text]
-    assert again == [4]  # after the third call, once for this version of the plan
-    assert lasts[4].startswith(PLAN_HEADER) and "3 tool calls ran" in lasts[4]
-    assert "step_index=[1]" in lasts[4] and "- [ ] 1. Weather in Oslo" in lasts[4]
-    # the old recitation left the view: only the latest is sent
-    assert sum(_recitation(m) for m in model.requests[5].messages) == 1
-
-
 async def test_answer_in_same_turn_as_tool_calls_waits_for_results(tools: Any) -> None:
     model = ScriptedModel(
         [
