@@ -64,8 +64,10 @@ def body(session_id: str, change: Change, limit: int, now: float) -> Callable[[T
             current = decode_state(session_id, data, plan_meta, (r.body for r in rows), version)
             tasks = current["plan"]["tasks"] if plan_meta is not None else []
             cached = (token, version, rows, make_memo(tasks, rows))
-        made = write(tx, session_id, change(current), version, cached, limit, now)
-        return made[1], made[0], made[2].steps, made[2].memo  # token, version, rows, memo
+        new_version, new_token, encoded = write(
+            tx, session_id, change(current), version, cached, limit, now
+        )
+        return new_token, new_version, encoded.steps, encoded.memo
 
     return run
 
