@@ -22,7 +22,7 @@ from taskforce.plan.requests import PlanRequest, ReadPlan
 from taskforce.plan.step import AGENT, Actor, check_owner
 from taskforce.tools import planner_calls, planner_prompts
 from taskforce.tools.base import ApprovalRiskLevel, error_result
-from taskforce.tools.planner_args import strict_schema, wire_schema
+from taskforce.tools.planner_args import strict_schema, wire_schema, working_schema
 from taskforce.tools.planner_calls import Gate, PlanChange
 
 if TYPE_CHECKING:
@@ -38,7 +38,15 @@ DESCRIPTION = (
     "update_plan(add_steps: texts or tasks, insert_at, remove_indices; step_index+text rewords)."
 )
 
+WORKING_DESCRIPTION = (
+    "Your plan as a checklist, steps numbered from 1. "
+    "mark_done(step_index, status=DONE, note?); one step IN_PROGRESS at a time. read_plan(). "
+    "update_plan(add_steps, insert_at, remove_indices; step_index+text rewords)."
+)
+"""The description while the model works through an open plan (see :meth:`working_spec`)."""
+
 _SCHEMA = wire_schema()
+_WORKING_SCHEMA = working_schema()
 _STRICT_SCHEMA = strict_schema()
 
 
@@ -111,6 +119,19 @@ class PlannerTool:
         given".
         """
         return _STRICT_SCHEMA
+
+    def working_spec(self) -> dict[str, Any]:
+        """The definition to offer while a plan is open: marking and revising, no creating.
+
+        A small model working through its plan kept calling ``create_plan`` again; this
+        definition leaves that action out (and its ``tasks``), which also makes it
+        shorter. Nothing is refused: the planner still takes every action.
+        """
+        function = {
+            "name": self.name, "description": WORKING_DESCRIPTION,
+            "parameters": _WORKING_SCHEMA,
+        }  # fmt: skip
+        return {"type": "function", "function": function}
 
     def validate_params(self, **params: Any) -> tuple[bool, str | None]:
         """Check a call's arguments alone (not against the plan); changes nothing.

@@ -210,6 +210,19 @@ def wire_schema() -> dict[str, Any]:
     return schema
 
 
+def working_schema() -> dict[str, Any]:
+    """:func:`wire_schema` for a model working through an open plan: no ``create_plan``.
+
+    It has no ``tasks`` and no ``create_plan`` action; the arguments it leaves out are
+    still accepted (validation is the same), they are just not shown.
+    """
+    schema = wire_schema()
+    properties = schema["properties"]
+    del properties["tasks"]
+    properties["action"]["enum"] = [a for a in ACTIONS if a != "create_plan"]
+    return schema
+
+
 def _inline(node: Any, defs: dict[str, Any]) -> Any:
     """Replace each `$ref` by the definition it names (the planner's are not recursive)."""
     if isinstance(node, list):
