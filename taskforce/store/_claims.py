@@ -74,7 +74,7 @@ def body(session_id: str, op: Op, limit: int, cached: _write.Cached | None) -> C
             raise SessionNotFoundError(f"no session {session_id!r}")
         approved = read.state.get(APPROVED_KEY)
         ids = [a for a in approved if isinstance(a, str)] if isinstance(approved, list) else []
-        done = Done(cache=(read.token, read.version, read.rows, read.memo))
+        done = Done(cache=read.entry())
         try:
             done.outcome = op(read.plan, datetime.fromtimestamp(now, UTC), ids)
         except PlanError as exc:

@@ -45,7 +45,7 @@ def read_plan(
     """
     if plan_meta is None:  # no plan, or one kept whole in the state
         return Plan.from_state(state.get("plan")), _memo(()), rows
-    old = cached[3] if cached is not None and cached[3].decoded else Memo()
+    old = cached.memo if cached is not None and cached.memo.decoded else Memo()
     if old.plan is not None and old.last is not None:
         if old.plan[0] == plan_meta and old.last[1] is rows:
             plan: Plan = old.plan[1]  # what these very rows read as
@@ -157,7 +157,7 @@ def after_save(cached: Cached | None, encoded: EncodedState, plan: object) -> Me
     `plan` is a :class:`Plan`, so a session that a claim or a re-applied change has read
     stays cheap to read after this manager's own saves; otherwise the encode's memo.
     """
-    memo = cached[3] if cached is not None else None
+    memo = cached.memo if cached is not None else None
     if memo is None or not memo.decoded or memo.plan is None or not isinstance(plan, Plan):
         return encoded.memo
     return written(encoded, memo, memo.plan[1], plan)

@@ -63,11 +63,11 @@ def body(session_id: str, change: Change, limit: int, now: float) -> Callable[[T
             rows = _write.read_steps(tx, session_id)
             current = decode_state(session_id, data, plan_meta, (r.body for r in rows), version)
             tasks = current["plan"]["tasks"] if plan_meta is not None else []
-            cached = (token, version, rows, make_memo(tasks, rows))
+            cached = _write.Cached(token, version, rows, make_memo(tasks, rows))
         new_version, new_token, encoded = write(
             tx, session_id, change(current), version, cached, limit, now
         )
-        return new_token, new_version, encoded.steps, encoded.memo
+        return _write.Cached(new_token, new_version, encoded.steps, encoded.memo)
 
     return run
 
@@ -86,7 +86,7 @@ def write(
     Only new and changed steps are encoded (``cached``'s memo) and written.
     """
     state, events = change
-    encoded = encode_state(state, cached[3] if cached is not None else None)
+    encoded = encode_state(state, cached.memo if cached is not None else None)
     event_list = [dict(e) for e in events]
     for event in event_list:
         encode_event(event)
@@ -109,6 +109,10 @@ class Locked:
     memo: Memo  # the decoded steps of `rows` (``Memo.decoded``)
     rows: tuple[StepRow, ...]
 
+    def entry(self) -> _write.Cached:
+        """The session's cache entry for what was read."""
+        return _write.Cached(self.token, self.version, self.rows, self.memo)
+
 
 def read_locked(tx: Tx, session_id: str, cached: _write.Cached | None) -> Locked | None:
     """The session under the write lock, its plan read through `cached`; None if none.
@@ -125,8 +129,8 @@ def read_locked(tx: Tx, session_id: str, cached: _write.Cached | None) -> Locked
     if not found:
         return None
     version, token, data, plan_meta = found[0]
-    same = cached is not None and cached[0] == token and cached[1] == version
-    rows = cached[2] if cached is not None and same else _write.read_steps(tx, session_id)
+    same = cached is not None and cached.token == token and cached.version == version
+    rows = cached.rows if cached is not None and same else _write.read_steps(tx, session_id)
     state = decode_state(session_id, data, None, (), version)
     del state["version"]
     plan, memo, rows = _reread.read_plan(session_id, state, plan_meta, rows, cached)
@@ -143,9 +147,10 @@ def save_plan(
     entry's memo holds the decoded steps of the rows written (``_reread.written``).
     """
     change = ({**read.state, "plan": plan}, events)
-    base = (read.token, read.version, read.rows, read.memo) if read.version else None
+    base = read.entry() if read.version else None
     version, token, encoded = write(tx, session_id, change, read.version, base, limit, now)
-    return token, version, encoded.steps, _reread.written(encoded, read.memo, read.plan, plan)
+    memo = _reread.written(encoded, read.memo, read.plan, plan)
+    return _write.Cached(token, version, encoded.steps, memo)
 
 
 def plan_body(

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Sequence
 from itertools import compress, count
 from operator import is_not
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import String, bindparam, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -29,7 +29,17 @@ from taskforce.store._history import derive_events, encode_event
 from taskforce.store._pg_save import History, save_at_once
 from taskforce.store._tx import Tx
 
-Cached = tuple[str, int, tuple[StepRow, ...], Memo]  # token, version, steps, memo
+
+class Cached(NamedTuple):
+    """A session's cache entry: what its last read or write left in the database."""
+
+    token: str
+    version: int
+    rows: tuple[StepRow, ...]
+    """The stored step rows."""
+    memo: Memo
+    """The encodings (and, once decoded, the steps) of `rows`."""
+
 
 _s, _st = t.sessions.c, t.steps.c
 _ROW: dict[str, Any] = {
@@ -233,22 +243,22 @@ def save(
     }
     old: tuple[StepRow, ...] | None = None
     announce = notify and tx.dialect == "postgresql"
-    if cached is not None and expected in (None, cached[1]) and cached[1] > 0:
-        token, version = cached[0], cached[1]
+    if cached is not None and expected in (None, cached.version) and cached.version > 0:
+        token, version = cached.token, cached.version
         bump = {**row, "b_old": version, "b_token": token, "b_new": version + 1}
-        rewrites = in_place(cached[2], state.steps) if announce and not messages else None
+        rewrites = in_place(cached.rows, state.steps) if announce and not messages else None
         if announce:
             payload = {"b_channel": _changes.CHANNEL, "b_payload": f"{version + 1} {session_id}"}
             bump = {**bump, **payload}
         if rewrites is not None:  # PostgreSQL: one statement (nothing written if stale)
-            recorded = events or derive_events(cached[2], state.steps, state.plan_meta)
+            recorded = events or derive_events(cached.rows, state.steps, state.plan_meta)
             if save_at_once(tx, bump, rewrites, history_rows(recorded)):
                 return version + 1, token
         elif announce:
             if len(tx.rows(BUMP_NOTIFY, bump)) == 1:
-                old, announce = cached[2], False
+                old, announce = cached.rows, False
         elif tx.run(BUMP, bump) == 1:
-            old = cached[2]
+            old = cached.rows
     if old is None:
         version, token, old = _bump_slowly(tx, row, expected, cached)
     if announce:
@@ -275,8 +285,8 @@ def _bump_slowly(
     version, token = int(found[0][0]), str(found[0][1])
     if expected is not None and expected != version:
         raise StaleStateError(session_id, expected, version)
-    if cached is not None and cached[:2] == (token, version):
-        old = cached[2]
+    if cached is not None and (cached.token, cached.version) == (token, version):
+        old = cached.rows
     else:
         old = read_steps(tx, session_id)
     if tx.run(BUMP, {**row, "b_old": version, "b_token": token, "b_new": version + 1}) != 1:

@@ -190,7 +190,7 @@ class StateManager(ClaimsAPI, LogsAPI):
         """
         validate_session_id(session_id)
         cached = self._cache.get(session_id)
-        encoded = encode_state(state, cached[3] if cached is not None else None)
+        encoded = encode_state(state, cached.memo if cached is not None else None)
         if expected_version is None and type(state.get("version")) is int:
             expected_version = state["version"]
         if expected_version is not None and (
@@ -226,12 +226,12 @@ class StateManager(ClaimsAPI, LogsAPI):
             self._remember(session_id, None)
             raise
         memo = _reread.after_save(cached, encoded, state.get("plan"))
-        return self._saved(session_id, (token, version, encoded.steps, memo), cancelled)
+        return self._saved(session_id, Cached(token, version, encoded.steps, memo), cancelled)
 
     def _saved(self, session_id: str, entry: Cached, cancelled: bool) -> int:
         """Remember what a save wrote (`entry`); raise the cancellation that arrived meanwhile."""
         self._remember(session_id, entry)
-        version = entry[1]
+        version = entry.version
         if cancelled:
             raise asyncio.CancelledError(
                 f"taskforce: session {session_id!r} version {version} was committed "
@@ -286,7 +286,7 @@ class StateManager(ClaimsAPI, LogsAPI):
         version, token, data, plan_meta = row
         state = decode_state(session_id, data, plan_meta, (s.body for s in steps), version)
         tasks = state["plan"]["tasks"] if plan_meta is not None else []
-        self._remember(session_id, (token, version, steps, make_memo(tasks, steps)))
+        self._remember(session_id, Cached(token, version, steps, make_memo(tasks, steps)))
         return state
 
     async def delete_state(self, session_id: str, expected_version: int | None = None) -> bool:
