@@ -268,11 +268,16 @@ class Run:
                 user(prompts.stalled(step, self.wiring.planner.name in self.wiring.tools))
             )
         if self.watch.recite(self.plan, force):
-            note = self._plan_note()
+            note = self._plan_note(results=False)  # the results are in the history above it
             if note is not None:
                 self.session.add(note)
 
-    def _plan_note(self) -> Message | None:
+    def _plan_note(self, results: bool = True) -> Message | None:
+        """The plan and its current step, as a trailing message (None without a plan).
+
+        With `results`, the run's last results too: the note that closes a compacted
+        view, which may have lost them.
+        """
         plan = self.plan
         if not plan.steps:
             return None
@@ -281,7 +286,7 @@ class Run:
             prompts.plan_message(
                 plan.render(),
                 planning.current_step(plan),
-                self.watch.results[-6:],
+                self.watch.results[-6:] if results else (),
                 step is None or planning.needs_tool(step.description),
             )
         )
