@@ -34,8 +34,9 @@ def plan_message(
 ) -> str:
     """The trailing context message that shows the model the plan and what to do now.
 
-    `current` is the step to work on (``"2. description"``), `results` the earlier tool
-    results the model may need for it; `needs_tool` says whether that step needs a tool.
+    `current` is the step to work on (``"2. description"``; its line is in `markdown`, so
+    only its number is repeated), `results` the earlier tool results the model may need;
+    `needs_tool` says whether that step needs a tool.
     """
     known = "\nResults so far: " + "; ".join(results) if results else ""
     if current is None:
@@ -43,12 +44,12 @@ def plan_message(
     elif needs_tool:
         number = current.split(".", 1)[0]
         focus = (
-            f"Do now: step {current}\nCall the tool this step needs (not the planner) and "
+            f"Do now: step {number}.\nCall the tool this step needs (not the planner) and "
             f"use its result; after that result, {planner.mark_step(number)}."
         )
     else:
         number = current.split(".", 1)[0]
-        focus = f"Do now: step {current}\nThis step needs no tool: {planner.mark_step(number)}."
+        focus = f"Do now: step {number}.\nThis step needs no tool: {planner.mark_step(number)}."
     return f"{PLAN_HEADER}\n{markdown}{known}\n{focus}"
 
 

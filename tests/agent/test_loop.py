@@ -73,10 +73,10 @@ async def test_system_message_byte_identical_and_plan_in_trailing_message(tools:
     last = model.requests[1].messages[-1]
     assert last["role"] == "user" and last["content"].startswith(PLAN_HEADER)
     assert "- [ ] 1. Weather in Oslo" in last["content"]
-    assert "Do now: step 1. Weather in Oslo" in last["content"]
+    assert "Do now: step 1.\n" in last["content"]
     assert "Current step" not in last["content"]  # a small model read it as "mark it done"
     after_done = model.requests[3].messages[-1]["content"]
-    assert "Do now: step 3. Note" in after_done
+    assert "Do now: step 3.\n" in after_done
     assert "weather" not in after_done  # the results are in the view right above it
     # every request is the previous one, up to its recitation, plus new messages: only the
     # latest recitation is sent, so prefix caches survive up to there

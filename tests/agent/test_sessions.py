@@ -141,7 +141,7 @@ async def test_resume_after_a_crash_mid_run(db_url: str) -> None:
         assert tool_results(messages)["call_4"]["output"] == "saved note 1"
         assert tool_results(messages)["call_5"]["error_type"] == "interrupted"
         assert messages[-1]["content"].startswith(PLAN_HEADER)
-        assert "Do now: step 2. Report" in messages[-1]["content"]
+        assert "Do now: step 2.\n" in messages[-1]["content"]
         assert "interrupted and has resumed" in messages[-2]["content"]
         assert second_model.requests[0].tool_names[0] == "planner"
         assert log["calls"] == [("weather", "Oslo"), ("notes", "Oslo 4°C")]  # not redone
@@ -286,7 +286,7 @@ async def test_resumed_open_plan_is_recited(sm: StateManager) -> None:
     assert second.status is AgentStatus.INCOMPLETE  # answered with both steps open
     sent = model.requests[-1].messages
     assert (
-        sent[-1]["content"].startswith(PLAN_HEADER) and "Do now: step 1. One" in sent[-1]["content"]
+        sent[-1]["content"].startswith(PLAN_HEADER) and "Do now: step 1.\n" in sent[-1]["content"]
     )
     assert "resumed" in sent[-2]["content"]
     assert [m["content"] for m in sent if m["role"] == "user"].count("Mission") == 1
