@@ -137,7 +137,7 @@ class Run:
         specs = list(wiring.specs)
         if self.watch.hides_planner(self.plan):
             specs = [s for s in specs if s["function"]["name"] != planner]
-        elif self.plan.open_steps():  # working through it: mark and revise, no create
+        elif self.watch.working(self.plan):  # mark and revise, no create
             working = wiring.planner.working_spec()
             specs = [working if s["function"]["name"] == planner else s for s in specs]
         if self.watch.required:

@@ -54,6 +54,14 @@ class PlanWatch:
             return False
         return not self.offered or (bool(plan.steps) and plan.version != self.opened)
 
+    def working(self, plan: Plan) -> bool:
+        """Whether the model is working through a plan made or changed in this run.
+
+        The planner is then offered in its working form (no ``create_plan``); an open plan
+        left by an earlier mission does not count: a new mission may plan anew.
+        """
+        return bool(plan.open_steps()) and plan.version != self.opened
+
     def finished(self, plan: Plan) -> bool:
         """Whether the plan made or changed in this run has no open step left."""
         return bool(plan.steps) and not plan.open_steps() and plan.version != self.opened
