@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from taskforce.plan import ChecklistLine, StepStatus
 from taskforce.tools import planner_prompts as planner
 
 _INTRO = "You are a careful assistant that completes missions by calling tools.\n\nHow to work:\n"
@@ -51,32 +50,6 @@ def plan_message(
         number = current.split(".", 1)[0]
         focus = f"Do now: step {number}.\nThis step needs no tool: {planner.mark_step(number)}."
     return f"{PLAN_HEADER}\n{markdown}{known}\n{focus}"
-
-
-def recited(lines: Sequence[ChecklistLine], noted: Sequence[bool]) -> str:
-    """The checklist as a recitation shows it: finished steps by number only.
-
-    The open steps keep their lines (and numbers), and so does a finished step with a
-    note (a result a worker left, say); the other finished ones, whose calls and results
-    are in the conversation already, become one line (``Done: steps 1, 2.``). `noted`
-    says, step by step, whether it has a note.
-    """
-    shown: list[str] = []
-    by_number: dict[StepStatus, list[str]] = {StepStatus.DONE: [], StepStatus.SKIPPED: []}
-    for line, note in zip(lines, noted, strict=True):
-        if line.status.is_finished and not note:
-            by_number[line.status].append(str(line.number))
-        else:
-            shown.append(line.markdown())
-    head = [
-        f"{word}: steps {', '.join(numbers)}."
-        for word, numbers in (
-            ("Done", by_number[StepStatus.DONE]),
-            ("Skipped", by_number[StepStatus.SKIPPED]),
-        )
-        if numbers
-    ]
-    return "\n".join(head + shown)
 
 
 _ECHO_CHARS = 40

@@ -284,7 +284,7 @@ class Run:
         step = plan.next_step()
         return user(
             prompts.plan_message(
-                prompts.recited(plan.checklist(), [bool(s.note) for s in plan.steps]),
+                plan.render(),
                 planning.current_step(plan),
                 self.watch.results[-6:] if results else (),
                 step is None or planning.needs_tool(step.description),
