@@ -39,8 +39,9 @@ DESCRIPTION = (
 )
 
 WORKING_DESCRIPTION = (
-    "Your plan's checklist, steps from 1: mark_done(step_index, status=DONE, note?), "
-    "read_plan(), update_plan(add_steps, insert_at, remove_indices; or step_index+text)."
+    "Your plan as a checklist, steps numbered from 1. "
+    "mark_done(step_index, status=DONE, note?); one step IN_PROGRESS at a time. read_plan(). "
+    "update_plan(add_steps, insert_at, remove_indices; step_index+text rewords)."
 )
 """The description while the model works through an open plan (see :meth:`working_spec`)."""
 
