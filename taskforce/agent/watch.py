@@ -57,8 +57,9 @@ class PlanWatch:
     def working(self, plan: Plan) -> bool:
         """Whether the model is working through a plan made or changed in this run.
 
-        The planner is then offered in its working form (no ``create_plan``); an open plan
-        left by an earlier mission does not count: a new mission may plan anew.
+        The planner is then offered in its working form (it shows no way to make a new
+        plan); an open plan left by an earlier mission does not count: a new mission may
+        plan anew.
         """
         return bool(plan.open_steps()) and plan.version != self.opened
 
