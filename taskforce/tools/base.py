@@ -78,13 +78,19 @@ def tool_spec(tool: ToolProtocol, *, strict: bool = False) -> dict[str, Any]:
     With `strict`, the OpenAI strict form (``"strict": true``): every object closed,
     every property required, optional ones nullable (see :func:`strict_parameters`).
     """
-    function: dict[str, Any] = {"name": tool.name, "description": tool.description}
-    if strict:
-        function["parameters"] = strict_parameters(tool)
-        function["strict"] = True
-    else:
-        function["parameters"] = tool.parameters_schema
-    return {"type": "function", "function": function}
+    if not strict:
+        return function_spec(tool.name, tool.description, tool.parameters_schema)
+    spec = function_spec(tool.name, tool.description, strict_parameters(tool))
+    spec["function"]["strict"] = True
+    return spec
+
+
+def function_spec(name: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAI function-calling definition made of its three parts."""
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": parameters},
+    }
 
 
 def strict_parameters(tool: ToolProtocol) -> dict[str, Any]:

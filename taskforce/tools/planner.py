@@ -21,7 +21,7 @@ from taskforce.plan import DEFAULT_LIMITS, Event, Plan, PlanLimits
 from taskforce.plan.requests import PlanRequest, ReadPlan
 from taskforce.plan.step import AGENT, Actor, check_owner
 from taskforce.tools import planner_calls, planner_prompts
-from taskforce.tools.base import ApprovalRiskLevel, error_result
+from taskforce.tools.base import ApprovalRiskLevel, error_result, function_spec
 from taskforce.tools.planner_args import strict_schema, wire_schema, working_schema
 from taskforce.tools.planner_calls import Gate, PlanChange
 
@@ -127,11 +127,7 @@ class PlannerTool:
         definition leaves that action out (and its ``tasks``), which also makes it
         shorter. Nothing is refused: the planner still takes every action.
         """
-        function = {
-            "name": self.name, "description": WORKING_DESCRIPTION,
-            "parameters": _WORKING_SCHEMA,
-        }  # fmt: skip
-        return {"type": "function", "function": function}
+        return function_spec(self.name, WORKING_DESCRIPTION, _WORKING_SCHEMA)
 
     def validate_params(self, **params: Any) -> tuple[bool, str | None]:
         """Check a call's arguments alone (not against the plan); changes nothing.
