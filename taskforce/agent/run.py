@@ -120,18 +120,19 @@ class Run:
         return str(self.plan.number_of(step))
 
     def awaits_work(self) -> bool:
-        """Whether the plan was just recited and its current step waits for its tool.
+        """Whether a plan was just made and recited, and its first step waits for its tool.
 
         The recitation asked for that tool, not the planner, and the planner has nothing
-        to do for the step yet (marking it done needs the tool's result): the turn right
-        after it is offered without the planner. A call made anyway is still taken.
+        to do yet (marking the step needs the tool's result): that one turn is offered
+        without the planner. A call made anyway is still taken. Later steps keep it (a
+        step that turns out to need no tool is marked or skipped with it).
         """
         plan, history = self.plan, self.session.history
         step = plan.next_step()
         return (
             self.watch.working(plan) and bool(history) and is_recitation(history[-1])
-            and step is not None and planning.needs_tool(step.description)
-            and not self.guard.worked
+            and len(plan.open_steps()) == len(plan.steps) and step is not None
+            and planning.needs_tool(step.description) and not self.guard.worked
         )  # fmt: skip
 
     def loop_texts(self) -> list[str]:

@@ -65,7 +65,7 @@ async def test_while_its_plan_is_open_the_planner_is_offered_without_create_plan
         first is not None and "create_plan" in first["parameters"]["properties"]["action"]["enum"]
     )
     assert "tasks" in first["parameters"]["properties"]
-    for index in (2, 5):  # after a tool's result: mark and revise, no create
+    for index in (2, 3, 4, 5):  # mark and revise, no create
         working = _planner_spec(model.requests[index])
         assert working is not None
         assert working["parameters"]["properties"]["action"]["enum"] == [
@@ -73,8 +73,7 @@ async def test_while_its_plan_is_open_the_planner_is_offered_without_create_plan
         ]  # fmt: skip
         assert "tasks" not in working["parameters"]["properties"]
         assert "create_plan" not in working["description"]
-    for index in (1, 3, 4):  # right after a recitation whose step waits for its tool
-        assert _planner_spec(model.requests[index]) is None
+    assert _planner_spec(model.requests[1]) is None  # the new plan's first step waits for work
     assert _planner_spec(model.requests[6]) is None  # the finished plan hides the planner
     # the call the working form does not show still ran: the open step was replaced
     assert agent.planner.plan.render() == "- [x] 1. Weather in Oslo\n- [x] 2. Compute 2*21"
@@ -84,62 +83,62 @@ def _offered(model: ScriptedModel) -> list[bool]:
     return [_planner_spec(request) is not None for request in model.requests]
 
 
-async def test_a_step_waiting_for_its_tool_is_worked_on_without_the_planner_offered(
+async def test_a_new_plans_first_step_is_worked_on_without_the_planner_offered(
     tools: Any,
 ) -> None:
     model = ScriptedModel(
         [
             call("planner", action="create_plan", tasks=["Weather in Oslo", "Compute 2*21"]),
-            call("weather", city="Oslo"),  # the recitation asked for it: no planner shown
-            call("planner", action="mark_done", step_index=[1]),  # after the result: shown
-            call("planner", action="mark_done", step_index=[2]),  # shown only by the refusal
-            call("calculator", expression="2*21"),
+            call("planner", action="mark_done", step_index=[1]),  # not shown, still taken
+            call("weather", city="Oslo"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("calculator", expression="2*21"),  # a later step: the planner stays shown
             call("planner", action="mark_done", step_index=[2]),
             reply("Oslo 4°C; 42."),
         ]
     )
     agent = LeanAgent(model=model, tools=tools[0])
     result = await agent.execute(MISSION)
-    assert _offered(model) == [True, False, True, False, True, True, False]
+    assert _offered(model) == [True, False, True, True, True, True, False]
     tools_shown = [request.tool_names for request in model.requests]
     assert tools_shown[1] == [n for n in tools_shown[2] if n != "planner"]  # the rest, in order
-    # the planner call made while it was not shown was taken (refused: no work yet)
-    refusal = model.requests[4].messages[-1]
+    refusal = model.requests[2].messages[-1]  # the call made while not shown was screened
     assert refusal["role"] == "tool" and "no_work_done" in str(refusal["content"])
     assert result.status.value == "completed" and not agent.planner.plan.open_steps()
 
 
-async def test_a_step_that_needs_no_tool_keeps_the_planner_offered(tools: Any) -> None:
+async def test_a_first_step_that_needs_no_tool_keeps_the_planner_offered(tools: Any) -> None:
     model = ScriptedModel(
         [
-            call("planner", action="create_plan", tasks=["Compute 2*21", "Tell the user"]),
-            call("calculator", expression="2*21"),
+            call("planner", action="create_plan", tasks=["Decide the city", "Weather in Oslo"]),
             call("planner", action="mark_done", step_index=[1]),
-            reply("42."),
-        ]
-    )
-    await LeanAgent(model=model, tools=tools[0]).execute(MISSION)
-    assert _offered(model) == [True, False, True, True]  # step 2 is done by the answer
-
-
-async def test_a_tool_that_already_ran_for_the_step_keeps_the_planner_offered(
-    tools: Any,
-) -> None:
-    model = ScriptedModel(
-        [
-            call("planner", action="create_plan", tasks=["Weather in Oslo", "Compute 2*21"]),
             call("weather", city="Oslo"),
-            calls(  # step 2's tool ran in the turn that ticked step 1
-                call("planner", action="mark_done", step_index=[1]),
-                call("calculator", expression="2*21"),
-            ),
             call("planner", action="mark_done", step_index=[2]),
-            reply("Oslo 4°C; 42."),
+            reply("Oslo 4°C."),
         ]
     )
     agent = LeanAgent(model=model, tools=tools[0])
     await agent.execute(MISSION)
-    assert _offered(model) == [True, False, True, True, False]
+    assert _offered(model) == [True, True, True, True, False]
+    assert not agent.planner.plan.open_steps()
+
+
+async def test_a_tool_that_ran_with_the_new_plan_keeps_the_planner_offered(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            calls(  # step 1's tool ran in the turn that made the plan
+                call("planner", action="create_plan", tasks=["Weather in Oslo", "Compute 2*21"]),
+                call("weather", city="Oslo"),
+            ),
+            call("planner", action="mark_done", step_index=[1]),
+            call("calculator", expression="2*21"),
+            call("planner", action="mark_done", step_index=[2]),
+            reply("Oslo 4°C; 42."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False)
+    await agent.execute(MISSION)
+    assert _offered(model) == [True, True, True, True, False]
     assert not agent.planner.plan.open_steps()
 
 
