@@ -31,7 +31,6 @@ from taskforce.store._codec import (
     decode_state,
     dumps,
     encode_state,
-    make_memo,
     nbytes,
 )
 from taskforce.store._history import encode_event
@@ -59,11 +58,8 @@ def body(session_id: str, change: Change, limit: int, now: float) -> Callable[[T
         cached: _write.Cached | None = None
         version = 0
         if found:
-            version, token, data, plan_meta = found[0]
-            rows = _write.read_steps(tx, session_id)
-            current = decode_state(session_id, data, plan_meta, (r.body for r in rows), version)
-            tasks = current["plan"]["tasks"] if plan_meta is not None else []
-            cached = _write.Cached(token, version, rows, make_memo(tasks, rows))
+            current, cached = _write.loaded(session_id, found[0], _write.read_steps(tx, session_id))
+            version = cached.version
         new_version, new_token, encoded = write(
             tx, session_id, change(current), version, cached, limit, now
         )

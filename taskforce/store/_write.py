@@ -24,7 +24,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from taskforce.errors import SessionNotFoundError, StaleStateError
 from taskforce.store import _changes
 from taskforce.store import _schema as t
-from taskforce.store._codec import EncodedState, Memo, StepRow, dumps
+from taskforce.store._codec import EncodedState, Memo, StepRow, decode_state, dumps, make_memo
 from taskforce.store._history import derive_events, encode_event
 from taskforce.store._pg_save import History, save_at_once
 from taskforce.store._tx import Tx
@@ -39,6 +39,19 @@ class Cached(NamedTuple):
     """The stored step rows."""
     memo: Memo
     """The encodings (and, once decoded, the steps) of `rows`."""
+
+
+def loaded(
+    session_id: str, row: Sequence[Any], rows: tuple[StepRow, ...]
+) -> tuple[dict[str, Any], Cached]:
+    """A session's stored state, decoded from its row and step rows, and its cache entry.
+
+    `row` is ``(version, token, data, plan_meta)`` as read from the sessions table.
+    """
+    version, token, data, plan_meta = row
+    state = decode_state(session_id, data, plan_meta, (r.body for r in rows), version)
+    tasks = state["plan"]["tasks"] if plan_meta is not None else []
+    return state, Cached(token, version, rows, make_memo(tasks, rows))
 
 
 _s, _st = t.sessions.c, t.steps.c

@@ -21,10 +21,8 @@ from taskforce.store import _schema as t
 from taskforce.store._codec import (
     StepRow,
     check_size,
-    decode_state,
     dumps,
     encode_state,
-    make_memo,
     nbytes,
 )
 from taskforce.store._config import (
@@ -283,10 +281,8 @@ class StateManager(ClaimsAPI, LogsAPI):
         (row, steps), _ = await self._db.run_tx(body, write=False)
         if row is None:
             return None
-        version, token, data, plan_meta = row
-        state = decode_state(session_id, data, plan_meta, (s.body for s in steps), version)
-        tasks = state["plan"]["tasks"] if plan_meta is not None else []
-        self._remember(session_id, Cached(token, version, steps, make_memo(tasks, steps)))
+        state, cached = _write.loaded(session_id, row, steps)
+        self._remember(session_id, cached)
         return state
 
     async def delete_state(self, session_id: str, expected_version: int | None = None) -> bool:
