@@ -66,8 +66,7 @@ def _groups(history: Sequence[Message]) -> list[list[int]]:
     return groups
 
 
-def is_recitation(message: Message) -> bool:
-    """Whether `message` is a plan recitation (the loop's trailing plan message)."""
+def _is_recitation(message: Message) -> bool:
     content = message.get("content")
     return (
         message.get("role") == "user"
@@ -111,7 +110,7 @@ class _PlanView:
         if not grown:  # another conversation, or not this one grown: start over
             self._restart(history, pinned)
         for index in range(self.seen, len(history)):
-            if is_recitation(history[index]):
+            if _is_recitation(history[index]):
                 self.latest = index
         self.seen, self.last = len(history), history[-1] if history else None
         if self.latest < 0:
@@ -146,7 +145,7 @@ class _PlanView:
 
 def _without_planner(message: Message, dropped_ids: set[str]) -> Message | None:
     """`message` without its planner calls (None: nothing left), or a stale recitation."""
-    if is_recitation(message):
+    if _is_recitation(message):
         return None
     if message.get("role") == "tool":
         return None if message.get("tool_call_id") in dropped_ids else message
@@ -366,7 +365,7 @@ class ContextBudget:
         dropped = sum(1 for i in range(len(history)) if i not in kept)
         out: list[Message] = []
         for index, message in enumerate(history):
-            if index not in kept or is_recitation(message):
+            if index not in kept or _is_recitation(message):
                 continue
             content = message.get("content")
             if index == pinned:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taskforce.agent import planning, prompts, textcalls
-from taskforce.agent.context import ContextBudget, is_context_overflow, is_recitation
+from taskforce.agent.context import ContextBudget, is_context_overflow
 from taskforce.agent.dispatch import Prepared, loop_call, parse_call, runs, tool_message
 from taskforce.agent.events import EventKind, EventSink, Redactor
 from taskforce.agent.guards import CallGuard, FinishGuard
@@ -119,22 +119,6 @@ class Run:
             return None
         return str(self.plan.number_of(step))
 
-    def awaits_work(self) -> bool:
-        """Whether a plan was just made and recited, and its first step waits for its tool.
-
-        The recitation asked for that tool, not the planner, and the planner has nothing
-        to do yet (marking the step needs the tool's result): that one turn is offered
-        without the planner. A call made anyway is still taken. Later steps keep it (a
-        step that turns out to need no tool is marked or skipped with it).
-        """
-        plan, history = self.plan, self.session.history
-        step = plan.next_step()
-        return (
-            self.watch.working(plan) and bool(history) and is_recitation(history[-1])
-            and len(plan.open_steps()) == len(plan.steps) and step is not None
-            and planning.needs_tool(step.description) and not self.guard.worked
-        )  # fmt: skip
-
     def loop_texts(self) -> list[str]:
         """The loop's own recent messages (recitations, reminders), to spot a copied one."""
         headers = (prompts.PLAN_HEADER, prompts.REMINDER_HEADER)
@@ -151,7 +135,7 @@ class Run:
         """One model call on a view that fits the window; one harder retry on overflow."""
         wiring, planner = self.wiring, self.wiring.planner.name
         specs = list(wiring.specs)
-        if self.watch.hides_planner(self.plan) or self.awaits_work():
+        if self.watch.hides_planner(self.plan):
             specs = [s for s in specs if s["function"]["name"] != planner]
         elif self.watch.working(self.plan):  # mark and revise, no create
             working = wiring.planner.working_spec()

@@ -208,16 +208,14 @@ class OfflineModel:
         call_no = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
         if asks_about_plan(_last_request(messages)):  # "What is left?": from the plan
             return _about_plan(call_no, messages, calls, PLANNER in specs)
-        shown = _latest_plan(messages)
-        if PLANNER not in specs and not any(s.status in _OPEN for s in shown or ()):
-            # not offered (planning off), or hidden: the plan is finished. (Left out while a
-            # step waits for its tool, the planner still takes calls: work on below.)
+        if PLANNER not in specs:  # not offered (planning off), or hidden: the plan is finished
+            shown = _latest_plan(messages)
             return self._finished(request, shown) if shown else _final(_no_planner(request))
         planned = [c for c in calls if c.call.name == PLANNER]
         last = calls[-1] if calls else None
         if last and last.call.name == PLANNER and not last.ok:
             return _final(f"Stopped: the planner refused a change ({last.result.get('error')}).")
-        steps = shown
+        steps = _latest_plan(messages)
         if steps is None and not planned and _planner_ids(messages):
             return _call(call_no, PLANNER, {"action": "read_plan"})  # used before: look first
         open_steps = [s for s in steps or () if s.status in _OPEN]

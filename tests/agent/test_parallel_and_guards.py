@@ -148,8 +148,7 @@ async def test_plan_first_offers_only_the_planner_on_the_first_turn(tools: Any) 
     first = model.requests[0]
     assert first.tool_names == ["planner"]
     assert "create_plan" in first.messages[-1]["content"]
-    # the recitation asks for step 1's tool: the planner waits until that tool ran
-    assert model.requests[1].tool_names == ["calculator", "weather", "notes"]
+    assert model.requests[1].tool_names == ["planner", "calculator", "weather", "notes"]
     assert log["calls"] == []  # weather was held back until the plan existed
     held = tool_results(model.requests[1].messages)["call_1"]
     assert held["error_type"] == "plan_required"
@@ -328,13 +327,7 @@ async def test_the_planner_is_hidden_once_the_plan_is_finished(tools: Any) -> No
     )
     agent = LeanAgent(model=model, tools=tools[0], plan_first=False)  # offered from the start
     await agent.execute("Get the weather in Oslo and tell me")
-    # offered, then left out while step 1 waits for its tool, then back, then hidden
-    assert [r.tool_names[0] for r in model.requests] == [
-        "planner",
-        "calculator",
-        "planner",
-        "calculator",
-    ]
+    assert [r.tool_names[0] for r in model.requests] == ["planner"] * 3 + ["calculator"]
     assert "All steps are done" in model.requests[3].messages[-1]["content"]
 
 
