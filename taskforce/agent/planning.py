@@ -19,6 +19,7 @@ from taskforce.planning.questions import asks_about_plan
 from taskforce.planning.split import split_mission as split
 
 __all__ = [
+    "about_the_plan",
     "answered",
     "asks_about_plan",
     "current_step",
@@ -30,7 +31,7 @@ __all__ = [
     "result_text",
     "split_mission",
     "tool_steps",
-    "without_copies",
+    "work_only",
 ]
 
 MAX_AUTO_TASKS = 12
@@ -79,13 +80,37 @@ def _clean(items: list[str]) -> list[str]:
     return [t for t in tasks if t][:MAX_AUTO_TASKS]
 
 
-def without_copies(request: NewPlan, copied: Callable[[str], bool]) -> NewPlan:
-    """`request` without the tasks that are `copied` text (the loop's own instructions).
+_ABOUT_THE_PLAN = re.compile(
+    r"^(?:(?:then|finally|and)\s+)?(?:"
+    r"(?:mark|tick|check\s+off)\b.*\b(?:done|complete[d]?|finished|skipped)\b"
+    r"|(?:read|review|check|show|view|update|revise)\s+(?:the|my|this|your)\s+"
+    r"(?:current\s+|new\s+)?(?:plan|checklist|to-?do\s+list)\b)",
+    re.I,
+)
 
-    Unchanged when none is, when nothing would be left, or when a task refers to others
-    by number (``depends_on``, ``parent``): dropping one would shift what they point at.
+
+def about_the_plan(task: str) -> bool:
+    """Whether a task is about the checklist itself, not about the work.
+
+    "Mark done", "Mark the new task as done", "Read the plan", "Update the plan to add a
+    step": ticking and revising are what the planner does between steps, so such a task
+    could never be done by a tool (a small model writes them into its plans). "Make a
+    plan for the trip" is work, and kept.
     """
-    kept = tuple(t for t in request.tasks if not copied(t.description))
+    return bool(_ABOUT_THE_PLAN.match(task.strip()))
+
+
+def work_only(request: NewPlan, copied: Callable[[str], bool]) -> NewPlan:
+    """`request` without its tasks that are no step of the work.
+
+    Those are `copied` text (the loop's own instructions) and tasks about the plan itself
+    (:func:`about_the_plan`). Unchanged when none is, when nothing would be left, or when
+    a task refers to others by number (``depends_on``, ``parent``): dropping one would
+    shift what they point at.
+    """
+    kept = tuple(
+        t for t in request.tasks if not (copied(t.description) or about_the_plan(t.description))
+    )
     numbered = any(t.depends_on or t.parent is not None for t in request.tasks)
     if not kept or numbered or len(kept) == len(request.tasks):
         return request

@@ -198,10 +198,10 @@ class Run:
             content = None if written else content and textcalls.clean_answer(content)
             response = dataclasses.replace(response, tool_calls=written, content=content)
         items = [parse_call(call, self.wiring.tools) for call in response.tool_calls]
-        for item in items:  # a task that copies the loop's instructions is no step
+        for item in items:  # no step copies the loop's instructions or ticks the plan
             if isinstance(item.request, NewPlan):
                 copied = functools.partial(prompts.copies_prompt, loop_texts=self.loop_texts())
-                item.request = planning.without_copies(item.request, copied)
+                item.request = planning.work_only(item.request, copied)
         if not self.watch.required or any(isinstance(i.request, NewPlan) for i in items):
             return response, items
         request = planning.plan_for(response.content, self.mission)

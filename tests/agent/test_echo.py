@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.planning import without_copies
+from taskforce.agent.planning import work_only
 from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER, copies_prompt, is_echo
 from taskforce.plan import StepSpec
 from taskforce.plan.requests import NewPlan
@@ -165,11 +165,32 @@ def test_copies_prompt_knows_the_instruction_and_the_loop_texts_but_not_real_tas
         assert not copies_prompt(task, [reminder, ECHO])
 
 
-def test_without_copies_keeps_numbered_plans_and_never_empties_one() -> None:
+def test_work_only_keeps_numbered_plans_and_never_empties_one() -> None:
     copied = lambda task: task.startswith("Reminder")  # noqa: E731
     plain = NewPlan((StepSpec("A"), StepSpec("Reminder: plan"), StepSpec("B")))
-    assert [t.description for t in without_copies(plain, copied).tasks] == ["A", "B"]
+    assert [t.description for t in work_only(plain, copied).tasks] == ["A", "B"]
     numbered = NewPlan((StepSpec("A"), StepSpec("Reminder: plan"), StepSpec("B", (1,))))
-    assert without_copies(numbered, copied) is numbered  # "B" waits on step 1 by number
+    assert work_only(numbered, copied) is numbered  # "B" waits on step 1 by number
     only = NewPlan((StepSpec("Reminder: plan"),))
-    assert without_copies(only, copied) is only
+    assert work_only(only, copied) is only
+
+
+async def test_a_task_about_the_plan_itself_is_left_out(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Note", "Mark done"]),
+            call("calculator", expression="6 * 7"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("notes", text="42"),
+            call("planner", action="mark_done", step_index=[2]),
+            reply("The product is 42; noted."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list)
+    result = await agent.execute("Multiply 6 by 7, then note the product in my notes.")
+    assert [s.description for s in result.plan.steps] == ["Multiply", "Note"]
+    assert result.status is AgentStatus.COMPLETED and result.open_steps == ()
+    assert log["notes"] == ["42"]
+    recited = model.requests[1].messages[-1]["content"]  # the plan the model is shown
+    assert "Mark done" not in recited and "2. Note" in recited

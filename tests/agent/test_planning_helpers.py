@@ -52,3 +52,39 @@ def test_steps_that_need_no_tool() -> None:
     assert planning.result_text("calc", {"success": True, "output": 391.0}) == "calc → 391.0"
     assert planning.result_text("w", {"success": True, "output": {"c": 4}}) == 'w → {"c": 4}'
     assert planning.result_text("x", {"success": True, "output": "y" * 300}).endswith("y…")
+
+
+def test_about_the_plan_knows_ticking_and_revising_but_not_work() -> None:
+    for task in (
+        "Mark done",
+        "Mark the new task as DONE",
+        "Mark 'TeamNotes.txt' as SKIPPED in the current plan",
+        "Then tick step 3 off as completed",
+        "Read the plan",
+        "Update the plan to add a new task",
+        "Review my checklist",
+    ):
+        assert planning.about_the_plan(task), task
+    for task in (
+        "Make a plan for the trip",
+        "Write the plan to plan.txt",
+        "Mark the meeting in my calendar",
+        "Write draft.txt replacing 'TODO' with 'done'",
+        "Check the weather in Oslo",
+        "Read inventory.txt",
+        "Email the plan to Bob",
+    ):
+        assert not planning.about_the_plan(task), task
+
+
+def test_work_only_drops_tasks_about_the_plan_like_copies() -> None:
+    from taskforce.plan import StepSpec
+    from taskforce.plan.requests import NewPlan
+
+    request = NewPlan(
+        (StepSpec("Read inventory.txt"), StepSpec("Write order.txt"), StepSpec("Mark done"))
+    )
+    kept = planning.work_only(request, lambda _: False)
+    assert [t.description for t in kept.tasks] == ["Read inventory.txt", "Write order.txt"]
+    only = NewPlan((StepSpec("Read the plan"), StepSpec("Mark done")))
+    assert planning.work_only(only, lambda _: False) is only  # never an empty plan
