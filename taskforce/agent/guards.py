@@ -97,7 +97,6 @@ class CallGuard:
             elif item.preset is None and item.signature in self._seen:
                 item.preset = _repeated(item, self._seen[item.signature])
                 self._reuse(item, self._seen[item.signature], plan)
-                self._point_at_mark(item, plan)
                 if item.signature in self._stale:  # run it again; the answer if unchanged
                     item.recheck = self._seen[item.signature]
             elif item.preset is None and item.signature in first_of:
@@ -148,16 +147,6 @@ class CallGuard:
         self._work += item.reused
         if item.reused:  # the earlier result, as a success: the work is done
             item.preset = {**previous, "note": prompts.REUSED}
-
-    def _point_at_mark(self, item: Prepared, plan: Plan) -> None:
-        """A repeat of a success after the current step's tool ran: say how to mark it."""
-        preset = item.preset
-        if item.reused or _planner(item) or not self._work or not preset:
-            return
-        step = plan.next_step()
-        if "previous_result" in preset and step is not None and needs_tool(step.description):
-            number = str(plan.number_of(step))
-            item.preset = {**preset, "error": prompts.repeated_call(item.call.name, number)}
 
     def _refuse(self, item: Prepared, plan: Plan, missing: list[int]) -> None:
         """Refuse an unearned "done"; the second time for the same steps, skip them."""
@@ -269,7 +258,7 @@ def _repeated(item: Prepared, previous: dict[str, Any]) -> dict[str, Any]:
     if previous.get("success") is False and "error" in previous:
         msg = prompts.REPEATED_FAILURE.format(error=previous["error"])
         return error_result(msg, "repeated_call")
-    msg = prompts.repeated_call(item.call.name)
+    msg = prompts.REPEATED_CALL.format(name=item.call.name)
     return error_result(msg, "repeated_call") | {"previous_result": previous}
 
 

@@ -158,13 +158,6 @@ REPEATED_CALL = (
     "result is in `previous_result`. Use it and move on to the next step instead of repeating."
 )
 
-
-def repeated_call(name: str, step: str | None = None) -> str:
-    """A repeat of a successful call; with `step`, whose tool already ran, how to mark it."""
-    text = REPEATED_CALL.format(name=name)
-    return f"{text} If it did step {step}, {planner.mark_step(step)}." if step else text
-
-
 DUPLICATE_IN_TURN = (
     "Not run twice: the same call appears earlier in this turn (id {first}); its result is "
     "in `previous_result`."

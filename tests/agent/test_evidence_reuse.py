@@ -139,28 +139,3 @@ async def test_once_the_plan_is_finished_a_repeat_is_a_repeat_not_evidence(tools
     assert model.requests[7].tools == []  # one turn of repeats on a finished plan: answer
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: rain. Saved."
     assert log["notes"] == ["draft", "rain"]  # the repeat did not run
-
-
-async def test_a_repeat_after_the_steps_tool_ran_says_how_to_mark_the_step(tools: Any) -> None:
-    tool_list, log = tools
-    model = ScriptedModel(
-        [
-            call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather again"]),
-            call("weather", city="Oslo"),
-            call("weather", city="Oslo"),  # step 1's tool ran: the answer says how to mark it
-            call("planner", action="mark_done", step_index=[1]),
-            call("weather", city="Oslo"),  # no tool ran for step 2: a plain repeat
-            reply("x"),
-        ]
-    )
-    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, max_finish_reminders=0)
-    await agent.execute("Weather in Oslo twice")
-    assert log["calls"] == [("weather", "Oslo")]
-    first = tool_results(model.requests[3].messages)["call_3"]
-    assert first["error_type"] == "repeated_call"
-    assert first["error"].endswith(
-        'If it did step 1, mark it done: planner(action="mark_done", step_index=[1]).'
-    )
-    assert first["previous_result"] == {"success": True, "output": "4°C, rain"}
-    second = tool_results(model.requests[5].messages)["call_5"]
-    assert second["error_type"] == "repeated_call" and "If it did step" not in second["error"]
