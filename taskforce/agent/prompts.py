@@ -39,17 +39,18 @@ def plan_message(
     """
     known = "\nResults so far: " + "; ".join(results) if results else ""
     if current is None:
-        focus = "All steps are done. Now answer the user in plain text with the results."
-    elif needs_tool:
-        number = current.split(".", 1)[0]
-        focus = (
-            f"Do now: step {number}.\nCall the tool this step needs (not the planner) and "
-            f"use its result; after that result, {planner.mark_step(number)}."
+        return (
+            f"{PLAN_HEADER}\n{markdown}{known}\n"
+            "All steps are done. Now answer the user in plain text with the results."
         )
-    else:
-        number = current.split(".", 1)[0]
-        focus = f"Do now: step {number}.\nThis step needs no tool: {planner.mark_step(number)}."
-    return f"{PLAN_HEADER}\n{markdown}{known}\n{focus}"
+    number = current.split(".", 1)[0]
+    how = (
+        f"Call the tool this step needs (not the planner) and use its result; after that "
+        f"result, {planner.mark_step(number)}."
+        if needs_tool
+        else f"This step needs no tool: {planner.mark_step(number)}."
+    )
+    return f"{PLAN_HEADER}\n{markdown}{known}\nDo now: step {number}.\n{how}"
 
 
 _ECHO_CHARS = 40
