@@ -45,6 +45,8 @@ class EvalOptions:
     max_steps: int = 20
     timeout: float = 900.0
     context_window: int | None = None
+    temperature: float = 0.0
+    seed: int = 0
     setup: str | None = None
     plain: bool = False
     report_only: bool = False
@@ -58,7 +60,8 @@ def command_line(options: EvalOptions) -> str:
              "repeat": "--repeat", "limit": "--limit", "json_path": "--json",
              "results": "--results", "report": "--report", "baseline": "--baseline",
              "max_steps": "--max-steps", "timeout": "--timeout",
-             "context_window": "--context-window", "setup": "--setup",
+             "context_window": "--context-window", "temperature": "--temperature",
+             "seed": "--seed", "setup": "--setup",
              "notes": "--notes"}  # fmt: skip
     always = () if options.report_only else ("suite", "arms", "max_steps")  # defaults change
     words = ["taskforce", "eval"]
@@ -125,10 +128,14 @@ def run_eval(options: EvalOptions, console: Console) -> int:
         console.print(f"Report: {options.report} (from stored results; nothing run)")
         return 0
     suite = load_suite(options.suite)
-    settings = RunSettings(options.max_steps, options.timeout, options.context_window)
+    settings = RunSettings(
+        options.max_steps, options.timeout, options.context_window, options.temperature,
+        options.seed,
+    )  # fmt: skip
     store = ResultStore(options.results)
     factory, settings_of_model = model_factory(options)
-    meta = {"argv": command, "temperature": 0.0, "setup": options.setup or "", **settings_of_model}
+    meta = {"argv": command, "temperature": options.temperature, "setup": options.setup or "",
+            **settings_of_model}  # fmt: skip
     with _progress(console, options.plain) as on_progress:
         result = asyncio.run(
             evaluate(
@@ -195,6 +202,10 @@ def summary_table(summary: Summary, console: Console) -> None:
             f"{a.turns / per:.1f}", f"{a.input_tokens // per:,}", f"{a.planning_share:.0%}",
         )  # fmt: skip
     console.print(table)
+    for a in summary.arms:
+        if len(a.paths) > 1:
+            each = ", ".join(f"{p.solved}/{p.runs}" for p in a.paths)
+            console.print(f"{cell(a.arm)}: solved per repeat {each}", markup=False)
     for c in summary.comparisons:
         console.print(
             f"{c.a} vs {c.b}: both {c.both}, only A {c.only_a}, only B {c.only_b}, neither "

@@ -56,6 +56,19 @@ def eval_command(
     context_window: Annotated[
         int | None, typer.Option("--context-window", min=256, help="Context size in tokens.")
     ] = None,
+    temperature: Annotated[
+        float,
+        typer.Option(
+            "--temperature",
+            min=0,
+            max=2,
+            help="0: greedy (a repeat is the same run). Above 0 each --repeat samples its own "
+            "path, seeded --seed + repeat: the spread of an arm.",
+        ),
+    ] = 0.0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="The first repeat's seed when sampling.")
+    ] = 0,
     setup: Annotated[
         str | None,
         typer.Option(
@@ -74,9 +87,10 @@ def eval_command(
 ) -> None:
     """Does planning help your model? Run a suite with and without the planner, compare.
 
-    Greedy decoding (temperature 0). Results are stored as they come (--results), so an
-    interrupted evaluation resumes; --model reference replays the missions' reference
-    solutions (checks a suite); the default model is the offline one.
+    Greedy decoding (temperature 0) unless --temperature says otherwise. Results are stored
+    as they come (--results), so an interrupted evaluation resumes; --model reference
+    replays the missions' reference solutions (checks a suite); the default model is the
+    offline one.
     """
     debug = bool(ctx.obj)
     with reporting(debug):
@@ -92,8 +106,8 @@ def eval_command(
             suite=suite, model=model, api_base=api_base, arms=arms, repeat=repeat,
             limit=limit, missions=tuple(mission or ()), json_path=json_path, results=results,
             report=report, baseline=baseline, max_steps=max_steps, timeout=timeout,
-            context_window=context_window, setup=setup, plain=plain, report_only=report_only,
-            notes=notes,
+            context_window=context_window, temperature=temperature, seed=seed, setup=setup,
+            plain=plain, report_only=report_only, notes=notes,
         )  # fmt: skip
         code = run_eval(options, console)
     raise typer.Exit(code)

@@ -7,6 +7,7 @@ ABLATION table (one row per arm of either), and per-mission tables.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -69,8 +70,47 @@ def _section(title: str, records: Sequence[RunRecord], arm_order: Sequence[str])
         return [f"## {title}", "", "Not recorded yet.", ""]
     summary = summarize(records, arm_order)
     lines = [f"## {title}", "", *_facts(records), "", *_ARM_HEAD, *_arm_rows(summary.arms), ""]
-    lines += _paired(summary) + _missions(summary)
+    lines += _paired(summary) + _paths(summary) + _missions(summary)
     return lines
+
+
+def _spread(values: Sequence[float], unit: str = "%") -> str:
+    """Mean, sample standard deviation and range of per-path numbers (fractions)."""
+    mean = statistics.fmean(values)
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    low, high = min(values), max(values)
+    return f"{100 * mean:.1f}{unit} (sd {100 * sd:.1f}; {100 * low:.0f} to {100 * high:.0f})"
+
+
+def _paths(summary: Summary) -> list[str]:
+    """Per-repeat numbers, when an arm has several repeats (sampled paths)."""
+    if all(len(a.paths) < 2 for a in summary.arms):
+        return []
+    lines = [
+        "Per repeat (with `--temperature` above 0 each repeat is its own sampled path; "
+        "mean, sample sd and range over the repeats):",
+        "",
+        "| suite | arm | repeats | solved per repeat | solve rate | false completions "
+        "per repeat | planning share |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for a in summary.arms:
+        solved = ", ".join(f"{p.solved}/{p.runs}" for p in a.paths)
+        false = ", ".join(str(p.false_completions) for p in a.paths)
+        lines.append(
+            f"| {a.suite} | {a.arm} | {len(a.paths)} | {solved} | "
+            f"{_spread([p.rate for p in a.paths])} | {false} | "
+            f"{_spread([p.planning_share for p in a.paths])} |"
+        )
+    by_arm = {f"{a.suite}:{a.arm}": {p.repeat: p for p in a.paths} for a in summary.arms}
+    for c in summary.comparisons:
+        first, second = by_arm.get(c.a, {}), by_arm.get(c.b, {})
+        common = [r for r in first if r in second and first[r].runs == second[r].runs]
+        if len(common) > 1:
+            diffs = [first[r].rate - second[r].rate for r in common]
+            each = ", ".join(f"{100 * d:+.0f}" for d in diffs)
+            lines.append(f"- {c.a} - {c.b} per repeat: {each} pts; {_spread(diffs, ' pts')}")
+    return [*lines, ""]
 
 
 def _paired(summary: Summary) -> list[str]:

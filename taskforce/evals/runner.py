@@ -19,6 +19,7 @@ from typing import Any
 
 from taskforce.agent import AgentEvent, AgentResult, LeanAgent
 from taskforce.agent.planning import needs_tool
+from taskforce.errors import ConfigurationError
 from taskforce.evals.arms import Arm
 from taskforce.evals.meter import MeteredModel
 from taskforce.evals.mission import Mission, MultiTurnWorld
@@ -42,16 +43,47 @@ class RunSettings:
         max_steps: Model calls allowed per user turn (LeanAgent's ``max_steps``).
         timeout: Wall-time limit of one run, in seconds (then it counts as ``timeout``).
         context_window: The context size the agent budgets for (None: the model's).
+        temperature: 0 (the default) decodes greedily: a repeat is the same run again.
+            Above 0 each repeat samples its own path, seeded with ``seed + repeat``, so
+            ``--repeat N`` shows the spread of N paths and a rerun of one path is that path.
+        seed: The first repeat's seed when sampling (ignored at temperature 0).
+
+    Raises:
+        ConfigurationError: If the temperature is not in [0, 2] or the seed is negative.
     """
 
     max_steps: int = 20
     timeout: float = 900.0
     context_window: int | None = None
+    temperature: float = 0.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        t = self.temperature
+        if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= 2:
+            raise ConfigurationError("temperature must be a number from 0 to 2")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ConfigurationError("seed must be an integer >= 0")
+
+    @property
+    def sampled(self) -> bool:
+        """True when runs sample (temperature above 0), so repeats are different paths."""
+        return self.temperature > 0
+
+    def seed_of(self, repeat: int) -> int:
+        """The seed of a repeat's model requests (when sampling)."""
+        return self.seed + repeat
 
     def digest(self, arm: Arm) -> str:
-        """A hash of the arm's options and these settings (the runs they make compare)."""
-        data = {"arm": dict(arm.options), "max_steps": self.max_steps,
-                "context_window": self.context_window}  # fmt: skip
+        """A hash of the arm's options and these settings (the runs they make compare).
+
+        Greedy settings hash as they did before sampling existed, so stored greedy runs
+        still resume; sampled ones add their temperature and first seed.
+        """
+        data: dict[str, Any] = {"arm": dict(arm.options), "max_steps": self.max_steps,
+                                "context_window": self.context_window}  # fmt: skip
+        if self.sampled:
+            data |= {"temperature": self.temperature, "seed": self.seed}
         text = json.dumps(data, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 

@@ -10,7 +10,29 @@ from typing import Any
 from taskforce.evals.record import RunRecord
 from taskforce.evals.stats import Paired, paired, wilson
 
-__all__ = ["ArmSummary", "Summary", "summarize"]
+__all__ = ["ArmSummary", "PathSummary", "Summary", "summarize"]
+
+
+@dataclass(frozen=True)
+class PathSummary:
+    """One repeat of an arm: its runs of every mission (one path, when runs sample)."""
+
+    repeat: int
+    runs: int
+    solved: int
+    false_completions: int
+    input_tokens: int
+    planning_tokens: int
+
+    @property
+    def rate(self) -> float:
+        """Solved / runs."""
+        return self.solved / self.runs if self.runs else 0.0
+
+    @property
+    def planning_share(self) -> float:
+        """Planning input tokens / input tokens."""
+        return self.planning_tokens / self.input_tokens if self.input_tokens else 0.0
 
 
 @dataclass(frozen=True)
@@ -33,6 +55,8 @@ class ArmSummary:
     output_tokens: int
     planning_tokens: int
     seconds: float
+    paths: tuple[PathSummary, ...] = ()
+    """Per repeat, in repeat order: the spread of the arm when its repeats sample."""
 
     @property
     def rate(self) -> float:
@@ -47,9 +71,12 @@ class ArmSummary:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready numbers."""
         return {
-            **{k: getattr(self, k) for k in self.__dataclass_fields__},
+            **{k: getattr(self, k) for k in self.__dataclass_fields__ if k != "paths"},
             "rate": round(self.rate, 4),
             "planning_share": round(self.planning_share, 4),
+            "paths": [
+                {**vars(p), "planning_share": round(p.planning_share, 4)} for p in self.paths
+            ],
         }
 
 
@@ -89,7 +116,25 @@ def _arm_summary(suite: str, arm: str, runs: Sequence[RunRecord]) -> ArmSummary:
         output_tokens=sum(r.output_tokens for r in runs),
         planning_tokens=sum(r.planning_tokens for r in runs),
         seconds=round(sum(r.seconds for r in runs), 1),
+        paths=_paths(runs),
     )  # fmt: skip
+
+
+def _paths(runs: Sequence[RunRecord]) -> tuple[PathSummary, ...]:
+    by_repeat: dict[int, list[RunRecord]] = {}
+    for r in runs:
+        by_repeat.setdefault(r.key.repeat, []).append(r)
+    return tuple(
+        PathSummary(
+            repeat=repeat,
+            runs=len(group),
+            solved=sum(r.solved for r in group),
+            false_completions=sum(r.false_completion for r in group),
+            input_tokens=sum(r.input_tokens for r in group),
+            planning_tokens=sum(r.planning_tokens for r in group),
+        )
+        for repeat, group in sorted(by_repeat.items())
+    )
 
 
 def summarize(records: Iterable[RunRecord], arm_order: Sequence[str] = ()) -> Summary:

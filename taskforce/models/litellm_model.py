@@ -18,7 +18,6 @@ import copy
 import json
 import logging
 import os
-import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -32,6 +31,15 @@ from taskforce.errors import (
     MalformedReplyError,
     ProviderError,
 )
+from taskforce.models._failures import (
+    CONTEXT_HINTS,
+    MALFORMED,
+    is_auth,
+    is_transient,
+    missing_module,
+    retry_after,
+    short,
+)
 from taskforce.models._reply import convert_reply
 from taskforce.models.base import Message, ModelResponse, ToolSpec
 
@@ -44,19 +52,15 @@ _RESERVED = frozenset(
     | {"timeout"}
 )
 _MAX_RETRY_AFTER = 60.0  # seconds; a longer Retry-After is capped
-_CONTEXT_HINTS = (
-    "context length",
-    "context window",
-    "context size",
-    "maximum context",
-    "prompt is too long",
-    "too many tokens",
-)
-_MALFORMED = "failed to parse tool call"  # llama.cpp's HTTP 500 when a tool call is not JSON
 _CHARS_PER_TOKEN = 4
 _MIN_ATTEMPT = 0.5  # seconds: no attempt is started with less time than this left
 _GRACE = 2.0  # seconds beyond an attempt's timeout before it is cut off regardless
 _MIN_SECRET_LEN = 6
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    if clash := sorted(_RESERVED & options.keys()):
+        raise ConfigurationError(f"LiteLLMModel manages these itself: {', '.join(clash)}")
 
 
 def _import_litellm() -> Any:
@@ -123,8 +127,7 @@ class LiteLLMModel:
             raise ConfigurationError("timeout must be > 0 seconds")
         if total_timeout is not None and not total_timeout > 0:
             raise ConfigurationError("total_timeout must be > 0 seconds (or None)")
-        if clash := sorted(_RESERVED & litellm_kwargs.keys()):
-            raise ConfigurationError(f"LiteLLMModel manages these itself: {', '.join(clash)}")
+        _check_options(litellm_kwargs)
         self._model = model.strip()
         self._api_base = api_base
         self._api_key = api_key
@@ -146,6 +149,17 @@ class LiteLLMModel:
     def name(self) -> str:
         """The litellm model string."""
         return self._model
+
+    def with_options(self, **litellm_kwargs: Any) -> LiteLLMModel:
+        """A copy of this model that also sends these options (e.g. ``temperature``, ``seed``).
+
+        Raises:
+            ConfigurationError: For an option this class manages itself (see ``__init__``).
+        """
+        _check_options(litellm_kwargs)
+        twin = copy.copy(self)
+        twin._extra = {**self._extra, **litellm_kwargs}
+        return twin
 
     def check_name(self) -> None:
         """Fail now if litellm cannot tell the provider from the model name (imports litellm).
@@ -236,7 +250,7 @@ class LiteLLMModel:
         retrying = AsyncRetrying(
             stop=lambda s: s.attempt_number > self._max_retries or left() < _MIN_ATTEMPT,
             wait=lambda s: min(self._wait(s), max(0.0, left() - _MIN_ATTEMPT)),
-            retry=retry_if_exception(lambda e: _is_transient(litellm, e)),
+            retry=retry_if_exception(lambda e: is_transient(litellm, e)),
             before_sleep=self._log_retry,
             reraise=True,
         )
@@ -265,7 +279,7 @@ class LiteLLMModel:
         low, high = self._retry_wait
         backoff = float(wait_exponential(multiplier=max(low, 1e-9), min=low, max=high)(state))
         exc = state.outcome.exception() if state.outcome else None
-        after = _retry_after(exc)
+        after = retry_after(exc)
         return max(backoff, min(after, _MAX_RETRY_AFTER)) if after is not None else backoff
 
     def _log_retry(self, state: RetryCallState) -> None:
@@ -300,32 +314,32 @@ class LiteLLMModel:
         self, litellm: Any, exc: Exception, attempts: int, waited: float
     ) -> ProviderError:
         status = getattr(exc, "status_code", None)
-        detail = self._redact(_short(exc))
+        detail = self._redact(short(exc))
         if isinstance(exc, TimeoutError):
             detail = f"no answer within {waited:g} s"
         where = f"{self._model}" + (f" at {self._api_base}" if self._api_base else "")
-        if _MALFORMED in str(exc).lower():
+        if MALFORMED in str(exc).lower():
             return MalformedReplyError(f"{where}: the model's reply could not be parsed ({detail})")
-        if _is_transient(litellm, exc):
+        if is_transient(litellm, exc):
             return ProviderError(
                 f"{where}: {detail} (gave up after {attempts} attempt(s); at most "
                 f"{self._total:g} s per call, see timeout/total_timeout or --timeout)",
                 retryable=True,
             )
         if isinstance(exc, litellm.ContextWindowExceededError) or (
-            status in (400, 413, None) and any(h in str(exc).lower() for h in _CONTEXT_HINTS)
+            status in (400, 413, None) and any(h in str(exc).lower() for h in CONTEXT_HINTS)
         ):
             return ContextWindowExceededError(
                 f"{where}: the prompt does not fit the model's context window; "
                 f"shorten or compact the conversation ({detail})"
             )
-        if _is_auth(litellm, exc):
+        if is_auth(litellm, exc):
             return ProviderError(f"{where}: authentication failed ({detail}); {self._key_hint()}")
         if isinstance(exc, litellm.NotFoundError):
             return ProviderError(f"{where}: model or endpoint not found ({detail})")
         if isinstance(exc, litellm.BadRequestError):
             return ProviderError(f"{where}: the provider rejected the request ({detail})")
-        if _missing_module(exc):
+        if missing_module(exc):
             hint = " (pip install mcp)" if "mcp" in str(exc) else ""
             return ProviderError(f"{where}: litellm needs a missing package{hint}: {detail}")
         return ProviderError(f"{where}: {detail}")
@@ -345,54 +359,3 @@ class LiteLLMModel:
         if self._api_key:
             return f"the api_key given was rejected; check it, or omit it and set {how}"
         return f"set {how} in the environment (or pass api_key=...)"
-
-
-def _is_auth(litellm: Any, exc: BaseException) -> bool:
-    if isinstance(exc, litellm.AuthenticationError | litellm.PermissionDeniedError):
-        return True
-    text = str(exc).lower()
-    return "missing credentials" in text or "api_key client option must be set" in text
-
-
-def _is_transient(litellm: Any, exc: BaseException) -> bool:
-    """Rate limits, timeouts, connection trouble and 5xx answers: worth another try."""
-    if _is_auth(litellm, exc) or isinstance(exc, litellm.ContextWindowExceededError):
-        return False
-    if _missing_module(exc) or _MALFORMED in str(exc).lower():  # e.g. no `mcp`: retry is no help
-        return False
-    if isinstance(exc, TimeoutError):  # our own bound on an attempt (see complete)
-        return True
-    transient = (
-        litellm.RateLimitError,
-        litellm.Timeout,
-        litellm.APIConnectionError,
-        litellm.ServiceUnavailableError,
-        litellm.InternalServerError,
-    )
-    if isinstance(exc, transient):
-        return True
-    status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and (status >= 500 or status in (408, 409, 429))
-
-
-def _missing_module(exc: BaseException) -> bool:
-    return isinstance(exc, ImportError) or "No module named" in str(exc)
-
-
-def _retry_after(exc: BaseException | None) -> float | None:
-    # litellm keeps the provider's headers in `litellm_response_headers`; `response` is its own
-    headers = getattr(exc, "litellm_response_headers", None) or getattr(
-        getattr(exc, "response", None), "headers", None
-    )
-    try:
-        value = headers.get("retry-after") if headers is not None else None
-        return max(0.0, float(value)) if value is not None else None
-    except (TypeError, ValueError):
-        return None  # an HTTP date or garbage: fall back to our own backoff
-
-
-def _short(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    # litellm says "litellm.InternalServerError: InternalServerError: OpenAIException - ..."
-    text = re.sub(r"^(?:litellm\.)?(\w+): (?:\1: )?(?:\w+Exception - )?", r"\1: ", text)
-    return text if len(text) <= 500 else text[:497] + "..."

@@ -18,7 +18,8 @@ def test_list_and_help(cli: Invoke) -> None:
     assert "require_work_before_done" in listed.stdout
     help_text = cli("eval", "--help").stdout
     for option in ("--suite", "--model", "--api-base", "--arms", "--repeat", "--limit",
-                   "--json", "--list", "--results", "--report", "--baseline"):  # fmt: skip
+                   "--json", "--list", "--results", "--report", "--baseline",
+                   "--temperature", "--seed"):  # fmt: skip
         assert option in help_text, option
 
 
@@ -59,6 +60,8 @@ def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> N
         (["--suite", "nope"], "unknown suite 'nope'"),
         (["--mission", "nope"], "no mission 'nope'"),
         (["--model", "anthropic/claude-x"], "needs an API key"),
+        (["--temperature", "0.5", "--limit", "1"], "needs a model that samples"),
+        (["--temperature", "3"], "--temperature"),
     ],
 )
 def test_mistakes_are_one_clear_line(
@@ -91,3 +94,30 @@ def test_a_litellm_model_over_http(db_url: str, tmp_path: Path) -> None:
     assert record["meta"]["max_tokens"] == 1024  # the report states the cap
     assert record["key"]["model"] == "openai/tiny"
     assert "1/1 weather-lisbon [none#0]: solved" in run.stderr  # plain progress off a terminal
+
+
+def test_sampled_repeats_over_http(db_url: str, tmp_path: Path) -> None:
+    with FakeOpenAIServer() as server:
+        answer = [reply(tool_calls=[tool_call("get_weather", {"city": "Lisbon"}, id="c1")]),
+                  reply("It is 19°C in Lisbon.")]  # fmt: skip
+        server.script(*answer, *answer)
+        run = run_bin(
+            ["eval", "--model", "openai/tiny", "--api-base", server.url, "--arms", "none",
+             "--mission", "weather-lisbon", "--results", str(tmp_path / "r.jsonl"),
+             "--json", str(tmp_path / "r.json"), "--repeat", "2", "--temperature", "0.6",
+             "--seed", "7"],
+            db_url, timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        bodies = [r.body for r in server.requests]
+    assert [(b["temperature"], b["seed"]) for b in bodies] == [
+        (0.6, 7),
+        (0.6, 7),
+        (0.6, 8),
+        (0.6, 8),
+    ]
+    records = json.loads((tmp_path / "r.json").read_text())["runs"]
+    assert [r["key"]["repeat"] for r in records] == [0, 1]
+    assert records[0]["meta"]["temperature"] == 0.6 and records[0]["meta"]["settings"]["seed"] == 7
+    assert "--temperature 0.6 --seed 7" in records[0]["meta"]["argv"]
+    assert "none: solved per repeat 1/1, 1/1" in run.stdout

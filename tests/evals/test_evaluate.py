@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from taskforce.errors import ConfigurationError
-from taskforce.evals import Progress, ResultStore, Suite, evaluate, reference_model
+from taskforce.evals import (
+    Arm,
+    Mission,
+    Progress,
+    ResultStore,
+    RunSettings,
+    Suite,
+    evaluate,
+    parse_arms,
+    reference_model,
+)
 from taskforce.evals.builtin import SUITE
+from taskforce.models.base import Message, Model, ModelResponse, ToolSpec
+from taskforce.models.offline import OfflineModel
 
 SMALL = Suite("small", SUITE.missions[:3])
 
@@ -92,3 +106,94 @@ async def test_two_evaluations_can_share_one_results_file(tmp_path: Path) -> Non
     )
     records = ResultStore(path).latest()
     assert len(records) == 12 and {r.key.suite for r in records} == {"small", "other"}
+
+
+class Sampler:
+    """Replays a mission's reference solution; records the sampling it is asked for."""
+
+    def __init__(self, inner: Model, asked: list[dict[str, Any]]) -> None:
+        self.inner, self.asked = inner, asked
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def context_window(self) -> int | None:
+        return self.inner.context_window
+
+    async def complete(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec]
+    ) -> ModelResponse:
+        return await self.inner.complete(messages, tools)
+
+    def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+        return self.inner.count_tokens(messages, tools)
+
+    def with_options(self, **options: Any) -> Sampler:
+        self.asked.append(options)
+        return self
+
+
+async def test_sampled_repeats_are_seeded_paths_kept_apart_from_greedy_runs(
+    tmp_path: Path,
+) -> None:
+    asked: list[dict[str, Any]] = []
+
+    def factory(mission: Mission, arm: Arm) -> Model:
+        return Sampler(reference_model(mission, arm), asked)
+
+    path = tmp_path / "r.jsonl"
+    greedy = await evaluate(SMALL, factory, arms="none", results=path, limit=1, repeat=2)
+    assert asked == [] and greedy.ran == 2  # greedy runs use the model as it is
+    settings = RunSettings(temperature=0.7, seed=5)
+    sampled = await evaluate(
+        SMALL, factory, arms="none", results=path, limit=1, repeat=2, settings=settings
+    )
+    assert (sampled.ran, sampled.reused) == (2, 0)  # not the greedy runs under another name
+    assert asked == [{"temperature": 0.7, "seed": 5}, {"temperature": 0.7, "seed": 6}]
+    assert sampled.records[0].meta["settings"]["temperature"] == 0.7
+    assert {r.key.options for r in sampled.records}.isdisjoint(
+        r.key.options for r in greedy.records
+    )
+    asked.clear()
+    again = await evaluate(
+        SMALL, factory, arms="none", results=path, limit=1, repeat=3, settings=settings
+    )
+    assert (again.ran, again.reused) == (1, 2) and asked[-1]["seed"] == 7
+    assert [len(a.paths) for a in again.summary.arms] == [3]
+
+
+async def test_sampling_a_model_that_cannot_sample_is_refused_before_anything_runs(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "r.jsonl"
+    with pytest.raises(ConfigurationError, match="needs a model that samples"):
+        await evaluate(SMALL, OfflineModel(), results=path, settings=RunSettings(temperature=0.5))
+    assert not path.exists() or path.read_text() == ""
+
+
+def test_greedy_settings_keep_the_keys_stored_results_were_made_with() -> None:
+    """Stored results resume only if a greedy run's key is what it was before sampling."""
+    none, planner = parse_arms("none,planner")
+    greedy = RunSettings(max_steps=20, context_window=8192)
+    assert (greedy.digest(none), greedy.digest(planner)) == ("6aeca54397d6", "f93de38f49b9")
+    hot, other_seed = (
+        RunSettings(20, context_window=8192, temperature=0.7),
+        RunSettings(20, context_window=8192, temperature=0.7, seed=1),
+    )
+    assert len({greedy.digest(none), hot.digest(none), other_seed.digest(none)}) == 3
+    assert RunSettings(seed=9).digest(none) == RunSettings().digest(none)  # no sampling
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"temperature": -0.1}, "temperature must be a number from 0 to 2"),
+        ({"temperature": 2.5}, "temperature must be a number from 0 to 2"),
+        ({"seed": -1}, "seed must be an integer >= 0"),
+    ],
+)
+def test_bad_sampling_settings_are_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        RunSettings(**options)

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from taskforce.evals import ResultStore, Suite, evaluate, reference_model, render_report
+from taskforce.evals import (
+    Arm,
+    Mission,
+    ResultStore,
+    Suite,
+    evaluate,
+    reference_model,
+    render_report,
+)
 from taskforce.evals.builtin import SUITE
+from taskforce.models.base import Model
 from taskforce.testing import ScriptedModel, reply
 
 SMALL = Suite("small", SUITE.missions[:2])
@@ -32,8 +41,29 @@ async def test_baseline_current_and_ablation(tmp_path: Path) -> None:
     assert "small:planner | small:none | 2 | 2 | 0 | 0 | 0 |" in current
     assert ablation.count("| baseline: small |") == 2 and ablation.count("| current: small |") == 3
     assert "weather-lisbon" in current and "McNemar" in text
+    assert "Per repeat" not in text  # one repeat each: no spread to show
 
 
 def test_nothing_recorded_yet() -> None:
     text = render_report([], [])
     assert text.count("Not recorded yet.") == 2
+
+
+async def test_repeats_show_their_spread(tmp_path: Path) -> None:
+    made: list[str] = []
+
+    def factory(mission: Mission, arm: Arm) -> Model:  # runs go repeat by repeat
+        made.append(arm.name)
+        if len(made) > 4 and arm.name == "planner":  # the planner's second repeat fails
+            return ScriptedModel([reply("no idea")])
+        return reference_model(mission, arm)
+
+    path = tmp_path / "r.jsonl"
+    result = await evaluate(SMALL, factory, results=path, repeat=2)
+    assert [[p.solved for p in a.paths] for a in result.summary.arms] == [[2, 2], [2, 0]]
+    text = render_report(ResultStore(path).latest())
+    current = text[text.index("## Current") : text.index("## Ablation")]
+    assert "| small | none | 2 | 2/2, 2/2 | 100.0% (sd 0.0; 100 to 100) | 0, 0 |" in current
+    assert "| small | planner | 2 | 2/2, 0/2 | 50.0% (sd 70.7; 0 to 100) | 0, 2 |" in current
+    assert "- small:planner - small:none per repeat: +0, -100 pts; -50.0 pts" in current
+    assert "| small | planner | 2/4 (50%" in current  # the pooled row: every run counts

@@ -410,3 +410,20 @@ async def test_a_reply_the_server_cannot_parse_is_malformed_not_retried(
         await make(openai_server).complete(USER, [PLANNER])
     assert "could not be parsed" in str(info.value) and "parse_error.101" in str(info.value)
     assert len(openai_server.requests) == 1  # not retried as is
+
+
+async def test_with_options_sends_them_and_leaves_the_original_alone(
+    openai_server: FakeOpenAIServer,
+) -> None:
+    openai_server.script(reply("one"), reply("two"))
+    model = make(openai_server, temperature=0)
+    sampled = model.with_options(temperature=0.7, seed=3)
+    assert sampled.name == model.name and sampled.context_window == model.context_window
+    await sampled.complete(USER, [])
+    await model.complete(USER, [])
+    first, second = (r.body for r in openai_server.requests)
+    assert (first["temperature"], first["seed"]) == (0.7, 3)
+    assert second["temperature"] == 0 and "seed" not in second
+    assert openai_server.requests[0].headers["authorization"] == f"Bearer {KEY}"
+    with pytest.raises(ConfigurationError, match="manages these itself: api_base"):
+        model.with_options(api_base="http://elsewhere")
