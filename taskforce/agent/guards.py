@@ -12,7 +12,8 @@
   the plan was made or the last step was finished (the second refusal skips the step).
   A repeat of an earlier successful call counts as that work when the earlier run backs
   no step yet (the model did a later step's call early): every DONE step that needs a
-  tool is still backed by a distinct run.
+  tool is still backed by a distinct run. A call that failed is no such run: it backs no
+  step, and a repeat of another call cannot stand in for it.
 * :class:`FinishGuard` reminds the model (a bounded number of times) when it tries to
   finish while plan steps are still open, or sends an empty reply.
 """
@@ -30,6 +31,7 @@ from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import error_result
 
 SKIPPED_NOTE = "no tool ran for it"
+FAILED_NOTE = "its tool calls failed"
 
 _PREVIOUS_CHARS = 2_000
 
@@ -56,6 +58,7 @@ class CallGuard:
         self._work = 0  # non-planner calls run since the plan was made or a step was done
         self._runs = 0  # non-planner calls run since the plan was made
         self._backed = 0  # steps needing a tool marked done since the plan was made
+        self._failed = 0  # calls that ran and failed since the plan was made or a step was done
         self._refused: set[str] = set()  # ids of steps refused since the last work
         self._seen: dict[str, dict[str, Any]] = {}  # the latest result of each call made
         self._reads: set[str] = set()  # calls whose result an action may change (reads, failures)
@@ -154,10 +157,12 @@ class CallGuard:
         if not ids <= self._refused:
             self._refused |= ids
             texts = [f"step {n} ({plan.steps[n - 1].description})" for n in missing]
-            item.preset = error_result(prompts.nothing_done(texts), "no_work_done")
+            why = prompts.nothing_done(texts, failed=self._failed > 0)
+            item.preset = error_result(why, "no_work_done")
             return
         assert isinstance(item.request, SetStatus)
-        item.request = SetStatus(tuple(missing), StepStatus.SKIPPED, SKIPPED_NOTE)
+        note = FAILED_NOTE if self._failed else SKIPPED_NOTE
+        item.request = SetStatus(tuple(missing), StepStatus.SKIPPED, note)
 
     def _count_work(self, item: Prepared) -> None:
         """Count a non-planner call that will run; a new plan or a step marked done spends it."""
@@ -170,14 +175,14 @@ class CallGuard:
             self._runs += 1
             self._refused.clear()
         elif _marks_done(item):
-            self._work = 0
+            self._work = self._failed = 0
         elif isinstance(item.request, NewPlan):
-            self._work = self._runs = self._backed = 0
+            self._work = self._runs = self._backed = self._failed = 0
 
     @property
     def unbacked(self) -> int:
-        """Tool runs since the plan was made that back no DONE step yet."""
-        return self._runs - self._backed
+        """Successful tool runs since the plan was made that back no DONE step yet."""
+        return max(0, self._runs - self._backed)
 
     @property
     def worked(self) -> bool:
@@ -190,7 +195,8 @@ class CallGuard:
         A success of a tool that is not read-only is an action: it may have changed the
         world, so the reads and failures made before it are run again when repeated. A
         repeat run again that gets the same result is answered as any repeat (its preset);
-        a different result is shown, and counts as a new run.
+        a different result is shown, and counts as a new run. A call that failed is no
+        run: it is not work for the current step and backs no step.
         """
         if not runs(item) or not item.signature:
             return result
@@ -204,6 +210,10 @@ class CallGuard:
         if _planner(item):
             return result
         failed = result.get("success") is False
+        if failed:  # counted when screened (or rechecked): take it back
+            self._runs -= 1
+            self._work = max(0, self._work - 1)  # 0 already if a tick came in the same turn
+            self._failed += 1
         if (item.read_only or failed) and not item.approval:  # never rerun unapproved
             self._reads.add(item.signature)
         else:

@@ -182,8 +182,14 @@ def stalled(current: str | None, planning: bool = True) -> str:
     )
 
 
-def nothing_done(steps: Sequence[str]) -> str:
-    """Why marking steps done was refused: no tool ran since these steps started."""
+def nothing_done(steps: Sequence[str], failed: bool = False) -> str:
+    """Why marking steps done was refused: no tool ran (or none succeeded) since they started."""
+    if failed:
+        return (
+            f"Not marked: no tool call succeeded for {'; '.join(steps)} (a call that failed "
+            f"did not do it). Fix the call as its error says and run it again; if the step "
+            f"cannot be done, {planner.SKIP}."
+        )
     return (
         f"Not marked: no tool ran for {'; '.join(steps)}. Do it first with the tool it "
         "needs, then mark it done."

@@ -139,3 +139,58 @@ async def test_once_the_plan_is_finished_a_repeat_is_a_repeat_not_evidence(tools
     assert model.requests[7].tools == []  # one turn of repeats on a finished plan: answer
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: rain. Saved."
     assert log["notes"] == ["draft", "rain"]  # the repeat did not run
+
+
+async def test_a_failed_call_backs_no_step_so_a_repeat_cannot_stand_in_for_it(
+    tools: Any,
+) -> None:
+    """The evaluation's party-invites: the third contact's lookup failed, then a repeat of the
+    second one's was taken as the third step's work and the step was ticked."""
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=TASKS),
+            call("weather", city="Oslo"),
+            call("calculator", expression="2 * 3"),  # step 2's work, done early
+            call("calculator", expression="2 ^ 3"),  # another attempt: fails
+            call("planner", action="mark_done", step_index=[1]),
+            call("calculator", expression="2 * 3"),  # the repeat backs step 2
+            call("planner", action="mark_done", step_index=[2]),
+            call("calculator", expression="2 * 3"),  # again: its run backs step 2 already
+            call("planner", action="mark_done", step_index=[3]),  # refused: nothing succeeded
+            reply("x"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, max_finish_reminders=0)
+    result = await agent.execute("Weather in Oslo, 2 * 3, then a note")
+    assert log["notes"] == []
+    assert tool_results(model.requests[6].messages)["call_6"]["note"] == REUSED
+    again = tool_results(model.requests[8].messages)["call_8"]
+    assert again["error_type"] == "repeated_call" and "note" not in again
+    refused = tool_results(model.requests[9].messages)["call_9"]
+    assert refused["error_type"] == "no_work_done"
+    assert "no tool ran for step 3 (Save a note)" in refused["error"]
+    assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE", "PENDING"]
+
+
+async def test_a_failed_call_alone_is_not_the_step_done(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Save a note"]),
+            call("calculator", expression="2 ^ 3"),  # fails
+            call("planner", action="mark_done", step_index=[1]),  # refused
+            call("calculator", expression="2 * 3"),  # fixed
+            call("planner", action="mark_done", step_index=[1]),  # accepted
+            call("calculator", expression="2 ^ 4"),  # fails (and is not a note)
+            call("planner", action="mark_done", step_index=[2]),  # refused...
+            call("planner", action="mark_done", step_index=[2]),  # ...insisting skips it
+            reply("6"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False)
+    result = await agent.execute("Multiply 2 by 3, then save a note")
+    refused = tool_results(model.requests[3].messages)["call_3"]
+    assert refused["error_type"] == "no_work_done" and "Fix the call" in refused["error"]
+    assert 'status="SKIPPED"' in refused["error"]
+    assert [s.status.value for s in result.plan.steps] == ["DONE", "SKIPPED"]
+    assert result.plan.steps[1].note == "its tool calls failed"
