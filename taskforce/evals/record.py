@@ -81,11 +81,12 @@ class RunRecord:
 
 @dataclass
 class TickTally:
-    """Counts steps marked done with no non-planner tool run since the step started.
+    """Counts steps marked done with no successful non-planner tool run since they started.
 
     Feed it the run's events in order; `done_count` gives the plan's DONE steps at a plan
     update. A step counts as started when the plan was created or the previous tick
-    happened; ``k`` steps ticked at once after ``c`` tool runs count ``max(0, k - c)``.
+    happened; ``k`` steps ticked at once after ``c`` successful tool runs count
+    ``max(0, k - c)``. A call that failed did no step's work.
     """
 
     no_work: int = 0
@@ -101,9 +102,9 @@ class TickTally:
         """
         self._ran[call_id] = (runs or reuses) and name != "planner"
 
-    def on_result(self, call_id: str) -> None:
-        """A tool_result event."""
-        if self._ran.pop(call_id, False):
+    def on_result(self, call_id: str, success: bool = True) -> None:
+        """A tool_result event (`success`: the result's own flag)."""
+        if self._ran.pop(call_id, False) and success:
             self.tool_runs += 1
 
     def on_plan(self, done_count: int, created: bool) -> None:

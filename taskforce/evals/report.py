@@ -23,8 +23,10 @@ _DEFINITIONS = """\
   and, where the answer is the product, the number in the answer; 95% Wilson interval.
 - **false completions**: runs that ended as finished (status completed with an answer) or
   with every plan step ticked, while the checker says not solved.
-- **no-work ticks**: plan steps that need a tool marked done with no non-planner tool run
-  since the step started (k steps ticked at once after c tool runs count max(0, k - c)).
+- **no-work ticks**: plan steps that need a tool marked done with no successful
+  non-planner tool run since the step started (k steps ticked at once after c such runs
+  count max(0, k - c); a call that failed is no run: runs made before 2026-11-25 counted
+  it as one).
   A step that only reports or decides ("Tell me the result") needs none: the agent's own
   rule (`taskforce.agent.planning.needs_tool`) decides which steps those are. A repeated call
   answered with the result of an earlier run counts as a run only when that earlier run

@@ -124,7 +124,7 @@ async def run_mission(
             )
             counts["tool_calls"] += data.get("name") != "planner"
         elif kind == "tool_result":
-            tally.on_result(str(data.get("id")))
+            tally.on_result(str(data.get("id")), data.get("success") is not False)
         elif kind == "plan_updated":
             steps = agent.planner.plan.steps
             done = sum(s.status is StepStatus.DONE and needs_tool(s.description) for s in steps)

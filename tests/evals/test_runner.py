@@ -51,6 +51,22 @@ async def test_a_batch_tick_counts_the_steps_beyond_the_work_done() -> None:
     assert record.no_work_ticks == 1  # 3 steps ticked after 2 tool runs
 
 
+async def test_a_failed_call_is_no_work_for_a_tick() -> None:
+    record = await run_script(
+        CHAIN,
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Add 100", "Save note"]),
+            call("calculator", expression="17 * 23"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("calculator", expression="391 plus 100"),  # fails
+            call("planner", action="mark_done", step_index=[2]),  # no work behind it
+            reply("491"),
+        ],
+        LAX,
+    )
+    assert record.no_work_ticks == 1
+
+
 async def test_the_evidence_rule_leaves_no_tick_without_work() -> None:
     record = await run_script(
         CHAIN,
