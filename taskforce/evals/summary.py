@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -140,22 +141,35 @@ def _paths(runs: Sequence[RunRecord]) -> tuple[PathSummary, ...]:
 def summarize(records: Iterable[RunRecord], arm_order: Sequence[str] = ()) -> Summary:
     """Aggregate `records` per suite and arm; compare every pair of arms of a suite.
 
-    Arms are listed in `arm_order` first, then in the order they were first seen. A
-    comparison pairs runs of the same mission and repeat (a run missing in one arm is
-    left out of that comparison).
+    Arms are listed in `arm_order` first, then in the order they were first seen. Runs of
+    one arm made under other settings or options (another key, e.g. sampled runs next to
+    greedy ones in one results file) are summed apart, the arm named with what differs,
+    e.g. ``planner (temperature=0.3, seed=1)``. A comparison pairs runs of the same
+    mission and repeat made under the same settings (a run missing in one arm is left out
+    of that comparison).
     """
-    groups: dict[tuple[str, str], list[RunRecord]] = {}
+    by_key: dict[tuple[str, str, str], list[RunRecord]] = {}
     for record in records:
-        groups.setdefault((record.key.suite, record.key.arm), []).append(record)
+        by_key.setdefault((record.key.suite, record.key.arm, record.key.options), []).append(record)
+    names = _names(by_key)
+    groups: dict[tuple[str, str], list[RunRecord]] = {}
+    for key, runs in by_key.items():
+        groups[(key[0], names[key])] = runs
+    bases = {(k[0], names[k]): k[1] for k in by_key}  # label -> the arm's own name
     rank = {name: i for i, name in enumerate(arm_order)}
-    keys = sorted(groups, key=lambda k: (k[0], rank.get(k[1], len(rank)), list(groups).index(k)))
+    keys = sorted(
+        groups, key=lambda k: (k[0], rank.get(bases[k], len(rank)), list(groups).index(k))
+    )
     arms = [_arm_summary(suite, arm, groups[(suite, arm)]) for suite, arm in keys]
     comparisons: list[Paired] = []
     for suite in dict.fromkeys(s for s, _ in keys):
-        names = [a for s, a in keys if s == suite]
-        for a, b in combinations(names, 2):
-            solved_a = {f"{r.key.mission}#{r.key.repeat}": r.solved for r in groups[(suite, a)]}
-            solved_b = {f"{r.key.mission}#{r.key.repeat}": r.solved for r in groups[(suite, b)]}
+        labels = [a for s, a in keys if s == suite]
+        for a, b in combinations(labels, 2):
+            runs_a, runs_b = groups[(suite, a)], groups[(suite, b)]
+            if _setting(runs_a[0]) != _setting(runs_b[0]):
+                continue  # other limits or sampling: not a paired comparison
+            solved_a = {f"{r.key.mission}#{r.key.repeat}": r.solved for r in runs_a}
+            solved_b = {f"{r.key.mission}#{r.key.repeat}": r.solved for r in runs_b}
             comparisons.append(paired(f"{suite}:{b}", f"{suite}:{a}", solved_b, solved_a))
     missions: dict[str, dict[str, dict[str, Any]]] = {}
     for (suite, arm), runs in groups.items():
@@ -167,3 +181,44 @@ def summarize(records: Iterable[RunRecord], arm_order: Sequence[str] = ()) -> Su
             cell["false"] += r.false_completion
             cell["status"].append(r.status)
     return Summary(arms, comparisons, missions)
+
+
+_SETTINGS = ("max_steps", "context_window")
+_SAMPLING = ("temperature", "seed")
+
+
+def _setting(record: RunRecord) -> str:
+    """The run limits and sampling a record was made under (from its meta), as a key."""
+    settings = record.meta.get("settings") or {}
+    if not isinstance(settings, dict):
+        return ""
+    chosen = {k: settings.get(k) for k in _SETTINGS}
+    if settings.get("temperature"):  # greedy runs: as before sampling existed
+        chosen |= {k: settings.get(k) for k in _SAMPLING}
+    return json.dumps(chosen, sort_keys=True, default=str)
+
+
+def _conditions(record: RunRecord) -> dict[str, Any]:
+    """What a run was made under: the arm's options and the settings, by name."""
+    arm_options = record.meta.get("arm_options") or {}
+    found: dict[str, Any] = dict(arm_options) if isinstance(arm_options, dict) else {}
+    settings: dict[str, Any] = json.loads(_setting(record) or "{}")
+    settings.setdefault("temperature", 0)  # greedy, named when sampled runs are beside it
+    return found | settings
+
+
+def _names(by_key: dict[tuple[str, str, str], list[RunRecord]]) -> dict[tuple[str, str, str], str]:
+    """Each (suite, arm, options) group's arm name; with what differs when an arm has several."""
+    names: dict[tuple[str, str, str], str] = {}
+    for key in by_key:
+        same = [k for k in by_key if k[:2] == key[:2]]
+        if len(same) == 1:
+            names[key] = key[1]
+            continue
+        mine = _conditions(by_key[key][0])
+        others = [_conditions(by_key[k][0]) for k in same if k != key]
+        differ = sorted(k for k in mine.keys() | {k for o in others for k in o}
+                        if any(o.get(k) != mine.get(k) for o in others))  # fmt: skip
+        shown = ", ".join(f"{k}={mine[k]}" for k in differ if k in mine) or f"options {key[2]}"
+        names[key] = f"{key[1]} ({shown})"
+    return names

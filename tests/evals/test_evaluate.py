@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +21,9 @@ from taskforce.evals import (
     reference_model,
 )
 from taskforce.evals.builtin import SUITE
-from taskforce.models.base import Message, Model, ModelResponse, ToolSpec
+from taskforce.models.base import Model
 from taskforce.models.offline import OfflineModel
+from tests.evals.helpers import Sampler
 
 SMALL = Suite("small", SUITE.missions[:3])
 
@@ -106,33 +106,6 @@ async def test_two_evaluations_can_share_one_results_file(tmp_path: Path) -> Non
     )
     records = ResultStore(path).latest()
     assert len(records) == 12 and {r.key.suite for r in records} == {"small", "other"}
-
-
-class Sampler:
-    """Replays a mission's reference solution; records the sampling it is asked for."""
-
-    def __init__(self, inner: Model, asked: list[dict[str, Any]]) -> None:
-        self.inner, self.asked = inner, asked
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def context_window(self) -> int | None:
-        return self.inner.context_window
-
-    async def complete(
-        self, messages: Sequence[Message], tools: Sequence[ToolSpec]
-    ) -> ModelResponse:
-        return await self.inner.complete(messages, tools)
-
-    def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
-        return self.inner.count_tokens(messages, tools)
-
-    def with_options(self, **options: Any) -> Sampler:
-        self.asked.append(options)
-        return self
 
 
 async def test_sampled_repeats_are_seeded_paths_kept_apart_from_greedy_runs(

@@ -8,14 +8,17 @@ from taskforce.evals import (
     Arm,
     Mission,
     ResultStore,
+    RunSettings,
     Suite,
     evaluate,
     reference_model,
     render_report,
+    summarize,
 )
 from taskforce.evals.builtin import SUITE
 from taskforce.models.base import Model
 from taskforce.testing import ScriptedModel, reply
+from tests.evals.helpers import Sampler
 
 SMALL = Suite("small", SUITE.missions[:2])
 
@@ -67,3 +70,23 @@ async def test_repeats_show_their_spread(tmp_path: Path) -> None:
     assert "| small | planner | 2 | 2/2, 0/2 | 50.0% (sd 70.7; 0 to 100) | 0, 2 |" in current
     assert "- small:planner - small:none per repeat: +0, -100 pts; -50.0 pts" in current
     assert "| small | planner | 2/4 (50%" in current  # the pooled row: every run counts
+
+
+async def test_runs_under_other_settings_are_summed_apart_and_not_paired(tmp_path: Path) -> None:
+    """Sampled runs stored beside greedy ones: four rows, two comparisons, no pooling."""
+    path = tmp_path / "r.jsonl"
+    await evaluate(SMALL, reference_model, results=path)
+    sampled = RunSettings(temperature=0.7, seed=2)
+    await evaluate(SMALL, lambda m, a: Sampler(reference_model(m, a)), results=path,
+                   settings=sampled)  # fmt: skip
+    summary = summarize(ResultStore(path).latest(), ("none", "planner"))
+    assert [(a.arm, a.runs) for a in summary.arms] == [
+        ("none (temperature=0)", 2), ("none (seed=2, temperature=0.7)", 2),
+        ("planner (temperature=0)", 2), ("planner (seed=2, temperature=0.7)", 2),
+    ]  # fmt: skip
+    assert sorted((c.a, c.b) for c in summary.comparisons) == [
+        ("small:planner (seed=2, temperature=0.7)", "small:none (seed=2, temperature=0.7)"),
+        ("small:planner (temperature=0)", "small:none (temperature=0)"),
+    ]
+    alone = summarize([r for r in ResultStore(path).latest() if not r.meta["settings"]["seed"]])
+    assert [a.arm for a in alone.arms] == ["none", "planner"]  # one setting: plain names
