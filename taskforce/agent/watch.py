@@ -52,7 +52,7 @@ class PlanWatch:
         """
         if plan.open_steps():
             return False
-        return not self.offered or (bool(plan.steps) and plan.version != self.opened)
+        return not self.offered or (bool(plan.steps) and self.made_here(plan))
 
     def working(self, plan: Plan) -> bool:
         """Whether the model is working through a plan made or changed in this run.
@@ -61,11 +61,15 @@ class PlanWatch:
         plan); an open plan left by an earlier mission does not count: a new mission may
         plan anew.
         """
-        return bool(plan.open_steps()) and plan.version != self.opened
+        return bool(plan.open_steps()) and self.made_here(plan)
 
     def finished(self, plan: Plan) -> bool:
         """Whether the plan made or changed in this run has no open step left."""
-        return bool(plan.steps) and not plan.open_steps() and plan.version != self.opened
+        return bool(plan.steps) and not plan.open_steps() and self.made_here(plan)
+
+    def made_here(self, plan: Plan) -> bool:
+        """Whether `plan` was made or changed in this run (its version moved since it opened)."""
+        return plan.version != self.opened
 
     def remember(self, text: str) -> None:
         """Keep `text` (a tool result's short form); the last twenty."""
