@@ -38,7 +38,9 @@ _DEFINITIONS = """\
   other tokenizers) and the share is applied to the provider's reported input tokens.
 - **paired**: arms compared on the same missions and repeats: both solved / only A /
   only B / neither, the difference in solve rate with a 95% interval (Newcombe), and the
-  exact McNemar p-value (two-sided binomial test on the discordant pairs).
+  exact McNemar p-value (two-sided binomial test on the discordant pairs). With several
+  repeats a mission's pairs are not independent, so the interval and p-value are too
+  narrow: read the per-repeat table (the spread of whole repeats) beside them.
 """
 
 
