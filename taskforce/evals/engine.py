@@ -16,6 +16,7 @@ from taskforce.evals.arms import Arm, parse_arms
 from taskforce.evals.mission import Suite
 from taskforce.evals.record import RunRecord
 from taskforce.evals.runner import ModelFactory, RunSettings, run_key, run_mission
+from taskforce.evals.sampling import sampled
 from taskforce.evals.store import ResultStore
 from taskforce.evals.summary import Summary, summarize
 from taskforce.models.base import Model
@@ -95,26 +96,6 @@ def _factory(model: str | Model | ModelFactory) -> ModelFactory:
     raise ConfigurationError("model must be a litellm model string, a Model or a factory")
 
 
-def _sampled(model: Model, settings: RunSettings, repeat: int) -> Model:
-    """`model` as the settings want it: as it is (greedy), or sampling with this repeat's seed.
-
-    Raises:
-        ConfigurationError: Sampling asked of a model that cannot sample (offline, scripted).
-    """
-    if not settings.sampled:
-        return model
-    with_options = getattr(model, "with_options", None)
-    if not callable(with_options):
-        raise ConfigurationError(
-            f"temperature {settings.temperature:g} needs a model that samples (a litellm "
-            f"model); {model.name!r} answers the same way every time"
-        )
-    sampled = with_options(temperature=settings.temperature, seed=settings.seed_of(repeat))
-    if not isinstance(sampled, Model):
-        raise ConfigurationError(f"{model.name!r}: with_options did not return a model")
-    return sampled
-
-
 async def evaluate(
     suite: Suite,
     model: str | Model | ModelFactory,
@@ -134,9 +115,9 @@ async def evaluate(
         suite: The missions.
         model: A litellm model string (temperature 0), a ``Model`` (shared by the runs) or
             a factory ``(mission, arm) -> Model`` (e.g. a fresh ``ScriptedModel`` per run).
-            When the settings sample (temperature above 0), each run's model is
-            ``model.with_options(temperature=..., seed=settings.seed_of(repeat))``
-            (``LiteLLMModel`` has it).
+            When the settings sample (temperature above 0), each request of a run asks
+            ``model.with_options(temperature=..., seed=...)`` with a seed of its own
+            (see :mod:`taskforce.evals.sampling`; ``LiteLLMModel`` has it).
         arms: ``"none,planner,strict=planner+require_work_before_done=true"`` or Arms.
         repeat: Runs per mission and arm (at temperature 0 a repeat is the same run again;
             sample, see ``RunSettings``, for different paths).
@@ -171,7 +152,8 @@ async def evaluate(
     if on_progress is not None:
         on_progress(Progress(0, len(grid), None, False))
     for done, (repeat_no, mission, arm) in enumerate(grid, start=1):
-        run_model = _sampled(factory(mission, arm), settings, repeat_no)
+        run_seed = settings.seed_of(repeat_no) if settings.sampled else None
+        run_model = sampled(factory(mission, arm), settings.temperature, run_seed)
         key = run_key(suite.name, mission, arm, repeat_no, run_model.name, settings)
         record = stored.get(key.text())
         reused = record is not None

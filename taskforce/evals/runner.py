@@ -44,8 +44,10 @@ class RunSettings:
         timeout: Wall-time limit of one run, in seconds (then it counts as ``timeout``).
         context_window: The context size the agent budgets for (None: the model's).
         temperature: 0 (the default) decodes greedily: a repeat is the same run again.
-            Above 0 each repeat samples its own path, seeded with ``seed + repeat``, so
-            ``--repeat N`` shows the spread of N paths and a rerun of one path is that path.
+            Above 0 each repeat samples its own path: repeat r's run is seeded
+            ``seed + r`` and each of its requests with a seed of its own mixed from that
+            (:mod:`taskforce.evals.sampling`), so ``--repeat N`` shows the spread of N
+            paths and a rerun of one path asks for the same seeds.
         seed: The first repeat's seed when sampling (ignored at temperature 0).
 
     Raises:
@@ -71,7 +73,7 @@ class RunSettings:
         return self.temperature > 0
 
     def seed_of(self, repeat: int) -> int:
-        """The seed of a repeat's model requests (when sampling)."""
+        """The seed of a repeat's run (its requests' seeds are mixed from it) when sampling."""
         return self.seed + repeat
 
     def digest(self, arm: Arm) -> str:
@@ -82,8 +84,8 @@ class RunSettings:
         """
         data: dict[str, Any] = {"arm": dict(arm.options), "max_steps": self.max_steps,
                                 "context_window": self.context_window}  # fmt: skip
-        if self.sampled:
-            data |= {"temperature": self.temperature, "seed": self.seed}
+        if self.sampled:  # "seeds": how seeds are spread (one per request of a run)
+            data |= {"temperature": self.temperature, "seed": self.seed, "seeds": "request"}
         text = json.dumps(data, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 

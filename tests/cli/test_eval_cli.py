@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from taskforce.evals.sampling import request_seed
 from tests.cli.conftest import Invoke, run_bin
 from tests.fakes.openai_server import FakeOpenAIServer, reply, tool_call
 
@@ -110,12 +111,8 @@ def test_sampled_repeats_over_http(db_url: str, tmp_path: Path) -> None:
         )  # fmt: skip
         assert run.returncode == 0, run.stderr
         bodies = [r.body for r in server.requests]
-    assert [(b["temperature"], b["seed"]) for b in bodies] == [
-        (0.6, 7),
-        (0.6, 7),
-        (0.6, 8),
-        (0.6, 8),
-    ]
+    seeds = [request_seed(7, 0), request_seed(7, 1), request_seed(8, 0), request_seed(8, 1)]
+    assert [(b["temperature"], b["seed"]) for b in bodies] == [(0.6, s) for s in seeds]
     records = json.loads((tmp_path / "r.json").read_text())["runs"]
     assert [r["key"]["repeat"] for r in records] == [0, 1]
     assert records[0]["meta"]["temperature"] == 0.6 and records[0]["meta"]["settings"]["seed"] == 7

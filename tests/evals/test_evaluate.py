@@ -21,6 +21,7 @@ from taskforce.evals import (
     reference_model,
 )
 from taskforce.evals.builtin import SUITE
+from taskforce.evals.sampling import request_seed
 from taskforce.models.base import Model
 from taskforce.models.offline import OfflineModel
 from tests.evals.helpers import Sampler
@@ -124,16 +125,21 @@ async def test_sampled_repeats_are_seeded_paths_kept_apart_from_greedy_runs(
         SMALL, factory, arms="none", results=path, limit=1, repeat=2, settings=settings
     )
     assert (sampled.ran, sampled.reused) == (2, 0)  # not the greedy runs under another name
-    assert asked == [{"temperature": 0.7, "seed": 5}, {"temperature": 0.7, "seed": 6}]
+    first = sampled.records[0].turns  # requests of repeat 0's run, then repeat 1's
+    seeds = [a.pop("seed") for a in asked]
+    assert asked == [{"temperature": 0.7}] * len(seeds)
+    assert seeds == [request_seed(5, k) for k in range(first)] + [
+        request_seed(6, k) for k in range(len(seeds) - first)
+    ]
+    assert len(set(seeds)) == len(seeds)  # every request draws its own numbers
     assert sampled.records[0].meta["settings"]["temperature"] == 0.7
-    assert {r.key.options for r in sampled.records}.isdisjoint(
-        r.key.options for r in greedy.records
-    )
+    keys = {r.key.options for r in greedy.records}
+    assert keys.isdisjoint(r.key.options for r in sampled.records)
     asked.clear()
     again = await evaluate(
         SMALL, factory, arms="none", results=path, limit=1, repeat=3, settings=settings
     )
-    assert (again.ran, again.reused) == (1, 2) and asked[-1]["seed"] == 7
+    assert (again.ran, again.reused) == (1, 2) and asked[0]["seed"] == request_seed(7, 0)
     assert [len(a.paths) for a in again.summary.arms] == [3]
 
 
