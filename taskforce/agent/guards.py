@@ -210,9 +210,9 @@ class CallGuard:
         if _planner(item):
             return result
         failed = result.get("success") is False
-        if failed:  # counted when screened (or rechecked): take it back
-            self._runs -= 1
-            self._work = max(0, self._work - 1)  # 0 already if a tick came in the same turn
+        if failed:  # counted when screened (or rechecked): take it back, unless a tick or a
+            self._runs = max(0, self._runs - 1)  # new plan later in the same turn spent it
+            self._work = max(0, self._work - 1)
             self._failed += 1
         if (item.read_only or failed) and not item.approval:  # never rerun unapproved
             self._reads.add(item.signature)
