@@ -14,14 +14,11 @@ from taskforce.evals.stats import Paired, paired, wilson
 __all__ = ["ArmSummary", "PathSummary", "Summary", "summarize"]
 
 
-@dataclass(frozen=True)
-class PathSummary:
-    """One repeat of an arm: its runs of every mission (one path, when runs sample)."""
+class _Rates:
+    """The rates of a group of runs (its fields: runs, solved, input and planning tokens)."""
 
-    repeat: int
     runs: int
     solved: int
-    false_completions: int
     input_tokens: int
     planning_tokens: int
 
@@ -37,7 +34,19 @@ class PathSummary:
 
 
 @dataclass(frozen=True)
-class ArmSummary:
+class PathSummary(_Rates):
+    """One repeat of an arm: its runs of every mission (one path, when runs sample)."""
+
+    repeat: int
+    runs: int
+    solved: int
+    false_completions: int
+    input_tokens: int
+    planning_tokens: int
+
+
+@dataclass(frozen=True)
+class ArmSummary(_Rates):
     """One arm of one suite: rates with 95% Wilson intervals and token totals."""
 
     suite: str
@@ -58,16 +67,6 @@ class ArmSummary:
     seconds: float
     paths: tuple[PathSummary, ...] = ()
     """Per repeat, in repeat order: the spread of the arm when its repeats sample."""
-
-    @property
-    def rate(self) -> float:
-        """Solved / runs."""
-        return self.solved / self.runs if self.runs else 0.0
-
-    @property
-    def planning_share(self) -> float:
-        """Planning input tokens / input tokens."""
-        return self.planning_tokens / self.input_tokens if self.input_tokens else 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready numbers."""
