@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER
-from taskforce.models.base import Message, Model, ModelResponse, ToolSpec, Usage
+from taskforce.models.base import Message, Model, ModelResponse, ModelWrapper, ToolSpec, Usage
 
 __all__ = ["PLANNING_PARTS", "MeteredModel", "TokenSplit"]
 
@@ -79,7 +79,7 @@ class TokenSplit:
         }
 
 
-class MeteredModel:
+class MeteredModel(ModelWrapper):
     """Wraps a :class:`Model`; measures each request (see the module docstring).
 
     Args:
@@ -87,23 +87,9 @@ class MeteredModel:
     """
 
     def __init__(self, inner: Model) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.split = TokenSplit()
         self._sizes: dict[str, int] = {}
-
-    @property
-    def name(self) -> str:
-        """The inner model's name."""
-        return self.inner.name
-
-    @property
-    def context_window(self) -> int | None:
-        """The inner model's context size."""
-        return self.inner.context_window
-
-    def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
-        """The inner model's estimate."""
-        return self.inner.count_tokens(messages, tools)
 
     async def complete(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from taskforce.errors import ConfigurationError
-from taskforce.models.base import Message, Model, ModelResponse, ToolSpec
+from taskforce.models.base import Message, Model, ModelResponse, ModelWrapper, ToolSpec
 
 __all__ = ["CanSample", "SampledModel", "request_seed", "sampled"]
 
@@ -36,36 +36,24 @@ def request_seed(run_seed: int, request: int) -> int:
     return int.from_bytes(digest[:4], "big") & 0x7FFF_FFFF
 
 
-class SampledModel:
-    """One run's model when runs sample: `model` asked with a temperature and a fresh seed."""
+class SampledModel(ModelWrapper):
+    """One run's model when runs sample: `inner` asked with a temperature and a fresh seed."""
 
-    def __init__(self, model: CanSample, temperature: float, run_seed: int) -> None:
-        self._model = model
+    inner: CanSample
+
+    def __init__(self, inner: CanSample, temperature: float, run_seed: int) -> None:
+        super().__init__(inner)
         self.temperature = temperature
         self.run_seed = run_seed
         self.requests = 0
 
-    @property
-    def name(self) -> str:
-        """The wrapped model's name (runs are stored under it)."""
-        return self._model.name
-
-    @property
-    def context_window(self) -> int | None:
-        """The wrapped model's context window."""
-        return self._model.context_window
-
-    def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
-        """The wrapped model's count."""
-        return self._model.count_tokens(messages, tools)
-
     async def complete(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec]
     ) -> ModelResponse:
-        """Ask the wrapped model with this run's temperature and the next request's seed."""
+        """Ask the inner model with this run's temperature and the next request's seed."""
         seed = request_seed(self.run_seed, self.requests)
         self.requests += 1
-        model = self._model.with_options(temperature=self.temperature, seed=seed)
+        model = self.inner.with_options(temperature=self.temperature, seed=seed)
         return await model.complete(messages, tools)
 
 

@@ -1,7 +1,8 @@
 """The model boundary: what the agent loop sends to a model and what it gets back.
 
-Pure data and a Protocol; no provider code. `LiteLLMModel`, the offline model and the
-test models all satisfy :class:`Model`.
+Pure data, a Protocol and a delegating base for wrappers (:class:`ModelWrapper`); no
+provider code. `LiteLLMModel`, the offline model and the test models all satisfy
+:class:`Model`.
 """
 
 from __future__ import annotations
@@ -92,3 +93,34 @@ class Model(Protocol):
     def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
         """Estimate the prompt size in tokens of `messages` plus `tools`."""
         ...
+
+
+class ModelWrapper:
+    """A model that answers through `inner`: its name, context window and token count.
+
+    Subclasses change how a request is asked or what is recorded of it by overriding
+    :meth:`complete`; this one passes the request on unchanged.
+    """
+
+    def __init__(self, inner: Model) -> None:
+        self.inner = inner
+
+    @property
+    def name(self) -> str:
+        """The inner model's name (runs and records go by it)."""
+        return self.inner.name
+
+    @property
+    def context_window(self) -> int | None:
+        """The inner model's context size."""
+        return self.inner.context_window
+
+    def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+        """The inner model's estimate."""
+        return self.inner.count_tokens(messages, tools)
+
+    async def complete(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec]
+    ) -> ModelResponse:
+        """The inner model's answer."""
+        return await self.inner.complete(messages, tools)

@@ -7,7 +7,7 @@ from typing import Any
 
 from taskforce.evals import Arm, Mission, RunRecord, RunSettings, parse_arms
 from taskforce.evals.runner import run_key, run_mission
-from taskforce.models.base import Message, Model, ModelResponse, ToolSpec
+from taskforce.models.base import Model, ModelResponse, ModelWrapper
 from taskforce.testing import ScriptedModel
 
 NONE, PLANNER, LAX = parse_arms("none,planner,lax=planner+require_work_before_done=false")
@@ -27,28 +27,12 @@ async def run_script(
     return await run_mission(mission, arm, model, key, settings)
 
 
-class Sampler:
+class Sampler(ModelWrapper):
     """Replays a mission's reference solution; records the sampling it is asked for."""
 
     def __init__(self, inner: Model, asked: list[dict[str, Any]] | None = None) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.asked = asked if asked is not None else []
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def context_window(self) -> int | None:
-        return self.inner.context_window
-
-    async def complete(
-        self, messages: Sequence[Message], tools: Sequence[ToolSpec]
-    ) -> ModelResponse:
-        return await self.inner.complete(messages, tools)
-
-    def count_tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
-        return self.inner.count_tokens(messages, tools)
 
     def with_options(self, **options: Any) -> Sampler:
         self.asked.append(options)
