@@ -6,7 +6,20 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["RunKey", "RunRecord", "TickTally"]
+__all__ = ["RunKey", "RunRecord", "TickTally", "comparable_settings"]
+
+
+def comparable_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings that make two runs comparable: limits, and the sampling when they sample.
+
+    `settings` as ``RunSettings`` fields (a record's ``meta["settings"]``; missing ones are
+    the defaults). Greedy runs (temperature 0, or none recorded) name no sampling, as runs
+    did before sampling existed.
+    """
+    chosen = {k: settings.get(k) for k in ("max_steps", "context_window")}
+    if settings.get("temperature"):
+        chosen |= {k: settings.get(k) for k in ("temperature", "seed")}
+    return chosen
 
 
 @dataclass(frozen=True, slots=True)

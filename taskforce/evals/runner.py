@@ -23,7 +23,7 @@ from taskforce.errors import ConfigurationError
 from taskforce.evals.arms import Arm
 from taskforce.evals.meter import MeteredModel
 from taskforce.evals.mission import Mission, MultiTurnWorld
-from taskforce.evals.record import RunKey, RunRecord, TickTally
+from taskforce.evals.record import RunKey, RunRecord, TickTally, comparable_settings
 from taskforce.models.base import Model
 from taskforce.plan import StepStatus
 
@@ -82,10 +82,9 @@ class RunSettings:
         Greedy settings hash as they did before sampling existed, so stored greedy runs
         still resume; sampled ones add their temperature and first seed.
         """
-        data: dict[str, Any] = {"arm": dict(arm.options), "max_steps": self.max_steps,
-                                "context_window": self.context_window}  # fmt: skip
-        if self.sampled:  # "seeds": how seeds are spread (one per request of a run)
-            data |= {"temperature": self.temperature, "seed": self.seed, "seeds": "request"}
+        data = {"arm": dict(arm.options), **comparable_settings(asdict(self))}
+        if self.sampled:  # how seeds are spread (one per request of a run)
+            data["seeds"] = "request"
         text = json.dumps(data, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from taskforce.evals.record import RunRecord
+from taskforce.evals.record import RunRecord, comparable_settings
 from taskforce.evals.stats import Paired, paired, wilson
 
 __all__ = ["ArmSummary", "PathSummary", "Summary", "summarize"]
@@ -182,19 +182,12 @@ def summarize(records: Iterable[RunRecord], arm_order: Sequence[str] = ()) -> Su
     return Summary(arms, comparisons, missions)
 
 
-_SETTINGS = ("max_steps", "context_window")
-_SAMPLING = ("temperature", "seed")
-
-
 def _setting(record: RunRecord) -> str:
     """The run limits and sampling a record was made under (from its meta), as a key."""
     settings = record.meta.get("settings") or {}
     if not isinstance(settings, dict):
         return ""
-    chosen = {k: settings.get(k) for k in _SETTINGS}
-    if settings.get("temperature"):  # greedy runs: as before sampling existed
-        chosen |= {k: settings.get(k) for k in _SAMPLING}
-    return json.dumps(chosen, sort_keys=True, default=str)
+    return json.dumps(comparable_settings(settings), sort_keys=True, default=str)
 
 
 def _conditions(record: RunRecord) -> dict[str, Any]:
