@@ -183,6 +183,8 @@ class Runner:
             writer, self._writer = self._writer, None
             if writer is not None:
                 await writer[0].close()
+            if self._turns is not None:
+                self._turns.close()  # the lock file kept open (a later write reopens it)
         if dispose:
             await self.engine.dispose()
 

@@ -17,6 +17,10 @@ which runs to its end through a cancellation (see ``_runner``).
 SQLite's own lock stays the guard: a program that does not take this lock is still kept
 out by it; this lock only orders taskforce's writers, so they queue instead of polling.
 
+- The lock file is opened once per store and kept open (``flock`` and ``LOCK_UN`` per
+  write, not an ``open`` and a ``close``); a forked child opens its own (a descriptor it
+  inherited shares its parent's lock). A writer that has to wait waits on a descriptor of
+  its own, closed when its turn ends.
 - A process that dies holding it, even SIGKILLed, releases it: the kernel closes its files.
 - A wait that runs out of time leaks nothing: the helper thread lets the lock go again if
   it is granted after its writer gave up.
@@ -32,6 +36,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+import weakref
 from pathlib import Path
 
 try:
@@ -47,6 +52,9 @@ class TurnTimeout(Exception):
 class Turns:
     """The writers' queue of one SQLite file: ``flock`` on ``<database>-lock``.
 
+    Holds the lock file open from the first write to :meth:`close`. Its writers must take
+    their turns one at a time (the runner's lock): they share that one descriptor.
+
     Args:
         database: The database file (the lock file is created beside it on first use).
         within: Seconds a writer waits for its turn before :class:`TurnTimeout`.
@@ -55,22 +63,61 @@ class Turns:
     def __init__(self, database: Path, within: float) -> None:
         self.path = database.with_name(database.name + "-lock")
         self.within = within
+        self.fd: int | None = None
+        _kept.add(self)
 
     def turn(self) -> Turn:
         """A place in the queue for one write (taken again by each of its attempts)."""
-        return Turn(self.path, self.within)
+        return Turn(self.path, self.within, self)
+
+    def open(self) -> int:
+        """The kept descriptor of the lock file, opened (and created) on first use.
+
+        Raises:
+            OSError: the lock file cannot be opened or created.
+        """
+        if self.fd is None:
+            self.fd = os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        return self.fd
+
+    def close(self) -> None:
+        """Close the kept descriptor (a write after this opens it again)."""
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def __del__(self) -> None:
+        self.close()
+
+
+_kept: weakref.WeakSet[Turns] = weakref.WeakSet()
+
+
+def _forget_inherited() -> None:
+    """In a forked child: drop the parent's descriptors (the same lock as the parent's)."""
+    for turns in list(_kept):
+        turns.close()  # the parent's descriptor stays open, and its lock held if held
+
+
+if hasattr(os, "register_at_fork"):  # pragma: no branch
+    os.register_at_fork(after_in_child=_forget_inherited)
 
 
 class Turn:
     """One write's turn: :meth:`take` and :meth:`end` in the transaction's own thread."""
 
-    def __init__(self, path: Path, within: float) -> None:
+    def __init__(self, path: Path, within: float, turns: Turns | None = None) -> None:
         self.path = path
         self.within = within
+        self._turns = turns
         self._fd: int | None = None
+        self._own = False  # the descriptor held is this turn's own (closed by end)
 
     def take(self) -> None:
         """Wait for the lock; without a usable lock file, return at once (SQLite decides).
+
+        The kept descriptor (of :class:`Turns`) takes a free lock; a writer that has to
+        wait does so on a descriptor of its own.
 
         Raises:
             TurnTimeout: the lock stayed held by another writer for ``within`` seconds.
@@ -78,24 +125,39 @@ class Turn:
         if fcntl is None:  # pragma: no cover - Windows
             return
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_CREAT, 0o666)
+            fd = self._turns.open() if self._turns is not None else self._open()
         except OSError:
             return
+        own = self._turns is None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            self._fd = self._wait(fd)
+            if not own:
+                try:
+                    fd = self._open()
+                except OSError:
+                    return
+            self._fd, self._own = self._wait(fd), True
             return
         except OSError:
-            os.close(fd)
+            if own:
+                os.close(fd)
             return
-        self._fd = fd
+        self._fd, self._own = fd, own
+
+    def _open(self) -> int:
+        return os.open(self.path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
 
     def end(self) -> None:
-        """Release the lock (closing the file releases it); nothing if none is held."""
+        """Release the lock (closing an own descriptor releases it); nothing if none is held."""
         fd, self._fd = self._fd, None
-        if fd is not None:
+        if fd is None:
+            return
+        if self._own:
             os.close(fd)
+        else:
+            assert fcntl is not None
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
     def _wait(self, fd: int) -> int | None:
         """Block until the helper thread is granted the lock: `fd`, or None if flock failed."""

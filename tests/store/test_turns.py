@@ -183,3 +183,59 @@ async def test_a_read_only_database_refuses_writes_as_before(tmp_path: Path) -> 
                 assert (await sm.load_state("s")) == {**STATE, "version": 1}
         finally:
             make_writable(mount)
+
+
+def open_lock_files(db: Path) -> int:
+    """How many descriptors of this process are open on the writers' lock file of `db`."""
+    target = str(lock_path(db))
+    return sum(
+        1 for fd in os.listdir("/proc/self/fd") if os.path.realpath(f"/proc/self/fd/{fd}") == target
+    )
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
+async def test_the_lock_file_stays_open_between_writes_and_is_closed_with_the_store(
+    db: Path,
+) -> None:
+    # One open descriptor per store, locked and unlocked per write (no open and close per
+    # commit); the lock is free between writes and the descriptor goes with the store.
+    async with StateManager(url(db)) as sm:
+        await sm.save_state("s", STATE)
+        assert open_lock_files(db) == 1
+        assert free(db)
+        assert await sm.save_state("s", {**STATE, "counter": 2}, 1) == 2
+        assert open_lock_files(db) == 1
+        assert free(db)
+        held = hold(db)  # a writer that must wait waits on a descriptor of its own
+        try:
+            save = asyncio.create_task(sm.save_state("s", {**STATE, "counter": 3}, 2))
+            await until_waiting(save)
+            assert open_lock_files(db) == 3  # held, kept, and the waiting writer's own
+        finally:
+            os.close(held)
+        assert await save == 3
+        join_waiters()
+        assert open_lock_files(db) == 1
+        assert free(db)
+    assert open_lock_files(db) == 0
+
+
+def test_a_forked_child_does_not_use_its_parents_lock_descriptor(tmp_path: Path) -> None:
+    # flock locks belong to the open file: a child using the descriptor it inherited
+    # would hold its parent's lock. After a fork the child drops it (and opens its own).
+    from taskforce.store import _turns
+
+    turns = _turns.Turns(tmp_path / "f.db", 1.0)
+    turn = turns.turn()
+    turn.take()
+    kept = turns.fd
+    assert kept is not None
+    turn.end()
+    _turns._forget_inherited()  # what os.register_at_fork runs in the child
+    assert turns.fd is None
+    turn = turns.turn()
+    turn.take()
+    assert turns.fd is not None
+    turn.end()
+    turns.close()
+    assert turns.fd is None
