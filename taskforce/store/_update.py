@@ -29,11 +29,8 @@ from taskforce.store._codec import (
     StepRow,
     check_size,
     decode_state,
-    dumps,
     encode_state,
-    nbytes,
 )
-from taskforce.store._history import encode_event
 from taskforce.store._tx import Tx
 from taskforce.store.protocol import Events, PlanEdit
 
@@ -83,13 +80,11 @@ def write(
     """
     state, events = change
     encoded = encode_state(state, cached.memo if cached is not None else None)
-    event_list = [dict(e) for e in events]
-    for event in event_list:
-        encode_event(event)
-    size = encoded.nbytes + nbytes(dumps(event_list, "events"))
+    history = _write.history_rows(events)  # checked and encoded once
+    size = encoded.nbytes + _write.history_size(history)
     check_size(size, limit, f"update of session {session_id!r}")
     new_version, token = _write.save(
-        tx, session_id, encoded, version, cached, now, (), event_list, notify=True
+        tx, session_id, encoded, version, cached, now, (), history, notify=True
     )
     return new_version, token, encoded
 

@@ -12,7 +12,7 @@ against them. Any other case reads the row (locking it on PostgreSQL; SQLite's
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import compress, count
 from operator import is_not
 from typing import Any, NamedTuple
@@ -24,7 +24,15 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from taskforce.errors import SessionNotFoundError, StaleStateError
 from taskforce.store import _changes
 from taskforce.store import _schema as t
-from taskforce.store._codec import EncodedState, Memo, StepRow, decode_state, dumps, make_memo
+from taskforce.store._codec import (
+    EncodedState,
+    Memo,
+    StepRow,
+    decode_state,
+    dumps,
+    make_memo,
+    nbytes,
+)
 from taskforce.store._history import derive_events, encode_event
 from taskforce.store._pg_save import History, save_at_once
 from taskforce.store._tx import Tx
@@ -195,9 +203,9 @@ def append_rows(
     version: int,
     now: float,
     messages: Sequence[str],
-    events: Sequence[dict[str, Any]],
+    history: Sequence[History],
 ) -> None:
-    """Append encoded messages and history events (already checked) to the logs."""
+    """Append encoded messages and history rows (see :func:`history_rows`) to the logs."""
     tx.run(
         MESSAGE_INSERT, [{"b_sid": session_id, "b_created_at": now, "b_body": m} for m in messages]
     )
@@ -210,18 +218,27 @@ def append_rows(
             "b_created_at": now,
             "b_body": body,
         }
-        for kind, step_id, body in history_rows(events)
+        for kind, step_id, body in history
     ]
     tx.run(HISTORY_INSERT, rows)
 
 
-def history_rows(events: Sequence[dict[str, Any]]) -> list[History]:
-    """Each event as its history row: kind, step id, body (JSON)."""
+def history_rows(events: Iterable[Any]) -> list[History]:
+    """Each event as its history row: kind, step id, body (JSON).
+
+    Raises:
+        StatePayloadError: an event is not one (see ``encode_event``) or not JSON.
+    """
     rows = []
     for event in events:
         kind, step_id, body = encode_event(event)
         rows.append((kind, step_id, dumps(body, "event")))
     return rows
+
+
+def history_size(rows: Iterable[History]) -> int:
+    """The UTF-8 bytes of history rows as stored (their kinds, step ids and bodies)."""
+    return sum(nbytes(kind) + nbytes(step_id or "") + nbytes(body) for kind, step_id, body in rows)
 
 
 def save(
@@ -232,11 +249,14 @@ def save(
     cached: Cached | None,
     now: float,
     messages: Sequence[str],
-    events: Sequence[dict[str, Any]],
+    history: Sequence[History],
     *,
     notify: bool = False,
 ) -> tuple[int, str]:
     """Save one state (diffing the plan against ``cached`` or the stored steps).
+
+    `history`: the rows of the events given (:func:`history_rows`, encoded once, before
+    the transaction); none: the events are derived from the diff.
 
     Returns ``(new_version, token)``. `notify`: announce it on the change feed (on
     PostgreSQL; sent in the bump's own round trip when the cached version holds).
@@ -264,8 +284,10 @@ def save(
             payload = {"b_channel": _changes.CHANNEL, "b_payload": f"{version + 1} {session_id}"}
             bump = {**bump, **payload}
         if rewrites is not None:  # PostgreSQL: one statement (nothing written if stale)
-            recorded = events or derive_events(cached.rows, state.steps, state.plan_meta)
-            if save_at_once(tx, bump, rewrites, history_rows(recorded)):
+            recorded = history or history_rows(
+                derive_events(cached.rows, state.steps, state.plan_meta)
+            )
+            if save_at_once(tx, bump, rewrites, recorded):
                 return version + 1, token
         elif announce:
             if len(tx.rows(BUMP_NOTIFY, bump)) == 1:
@@ -277,7 +299,7 @@ def save(
     if announce:
         _changes.notify(tx, session_id, version + 1)
     write_steps(tx, session_id, old, state.steps)
-    recorded = events or derive_events(old, state.steps, state.plan_meta)
+    recorded = history or history_rows(derive_events(old, state.steps, state.plan_meta))
     append_rows(tx, session_id, version + 1, now, messages, recorded)
     return version + 1, token
 

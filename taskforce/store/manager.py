@@ -32,7 +32,6 @@ from taskforce.store._config import (
     default_db_url,
     validate_session_id,
 )
-from taskforce.store._history import encode_event
 from taskforce.store._logs import LogsAPI
 from taskforce.store._runner import Runner
 from taskforce.store._tx import Tx
@@ -196,10 +195,8 @@ class StateManager(ClaimsAPI, LogsAPI):
         ):
             raise UserError(f"expected_version must be an int >= 0, not {expected_version!r}")
         message_rows = [dumps(m, "message") for m in messages]
-        event_list = [dict(e) for e in events]
-        for event in event_list:
-            encode_event(event)
-        size = encoded.nbytes + sum(map(nbytes, message_rows)) + nbytes(dumps(event_list, "events"))
+        history = _write.history_rows(events)  # checked and encoded once
+        size = encoded.nbytes + sum(map(nbytes, message_rows)) + _write.history_size(history)
         check_size(size, self._limit, f"save of session {session_id!r}")
         now = time.time()
 
@@ -212,7 +209,7 @@ class StateManager(ClaimsAPI, LogsAPI):
                 cached,
                 now,
                 message_rows,
-                event_list,
+                history,
                 notify=True,
             )
 
