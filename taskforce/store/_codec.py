@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from taskforce.errors import StateCorruptError, StatePayloadError
+from taskforce.plan import Plan
+from taskforce.plan.state import step_state, write_state
 from taskforce.plan.step import StepStatus
 from taskforce.plan.text import scrub
 
@@ -196,8 +198,6 @@ def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, 
     changed: only new and changed steps are turned into JSON. A memo made from step dicts
     (what a transaction read) is matched by the ``repr`` of each step's state instead.
     """
-    from taskforce.plan.state import step_state
-
     last = memo.last if isinstance(memo, Memo) else None
     moved = plan.changed_from(last[0]) if last is not None else None
     if last is not None and moved is not None:  # only the changed positions
@@ -240,12 +240,15 @@ def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, 
 def _planned(
     plan: Any, rows: list[StepRow], memo: Memo, size: int
 ) -> tuple[tuple[StepRow, ...], Memo, int, str]:
-    from taskforce.plan.state import write_state
-
     memo.last = (plan.steps, tuple(rows), size)
-    meta = write_state((), plan.version, plan.revision, plan.next_id, plan.extra)
-    del meta["tasks"]
-    return memo.last[1], memo, size, dumps(meta, 'state["plan"]')
+    numbers = (plan.version, plan.revision, plan.next_id)
+    if not plan.extra and all(type(n) is int for n in numbers):  # the usual case, written
+        revision = f'"revision":{plan.revision},' if plan.revision else ""
+        meta = f'{{"version":{plan.version},{revision}"next_id":{plan.next_id}}}'  # as dumps
+        return memo.last[1], memo, size, meta
+    state = write_state((), plan.version, plan.revision, plan.next_id, plan.extra)
+    del state["tasks"]
+    return memo.last[1], memo, size, dumps(state, 'state["plan"]')
 
 
 def _size(row: StepRow) -> int:
@@ -258,11 +261,7 @@ def rows_size(rows: Iterable[StepRow]) -> int:
 
 
 def _plan_value(value: Any) -> Any:
-    """``value`` if it is a :class:`~taskforce.plan.Plan` (imported only when it may be)."""
-    if value is None or isinstance(value, Mapping | list | str | int | float):
-        return None
-    from taskforce.plan import Plan
-
+    """``value`` if it is a :class:`~taskforce.plan.Plan`."""
     return value if isinstance(value, Plan) else None
 
 

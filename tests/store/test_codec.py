@@ -70,3 +70,12 @@ def test_a_plan_over_a_memo_of_step_dicts_reuses_only_the_equal_steps() -> None:
     # the memo it leaves is the plan's own: the next change encodes only what changed
     again = changed.with_status([1], StepStatus.DONE)
     _same(encode_state({"plan": again, "mission": "m"}, kept.memo), again)
+
+
+def test_the_plan_row_of_a_plan_value_is_the_json_of_its_state_without_steps() -> None:
+    # the usual plan (no extra keys) is written without a JSON encoder: the same text
+    first = Plan.from_state({"tasks": [{"id": "s1", "description": "a"}], "next_id": 2})
+    extra = Plan.from_state({**first.to_state(), "source": {"kind": "md", "n": [1, "é"]}})
+    for plan in (first, first.replaced(["x", "y"]), extra, extra.with_status([1], StepStatus.DONE)):
+        _same(encode_state({"plan": plan, "mission": "m"}), plan)
+    assert first.revision == 0 and extra.extra and first.replaced(["x"]).revision > 0
