@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
@@ -107,6 +108,8 @@ class Runner:
         await self.ready()
         if self.dialect == "sqlite":
             turn = self._turns.turn() if write and self._turns is not None else None
+            if (write or self.memory) and self._writer is not None:
+                return await self._sqlite_kept(body, write, turn)
             return await self._guarded(lambda: self._sqlite_attempt(body, write, turn), write, turn)
 
         async def on_core(conn: AsyncConnection) -> T:
@@ -131,12 +134,49 @@ class Runner:
             return await self._retrying(attempt, write)
         lock = self._lock if write or self.memory else None  # one SQLite writer per process
         async with lock or contextlib.nullcontext():
-            task = asyncio.ensure_future(self._retrying(attempt, write))
-            cancelled = await settle(task)
-            if cancelled is not None and (task.exception() is not None or not write):
-                raise cancelled
-            result, late = task.result()
-            return result, cancelled is not None or late
+            return await self._shielded(attempt, write)
+
+    async def _shielded(self, attempt: Attempt[T], write: bool) -> tuple[T, bool]:
+        """:meth:`_retrying` in a task of its own, awaited to its end (lock already held)."""
+        task = asyncio.ensure_future(self._retrying(attempt, write))
+        cancelled = await settle(task)
+        if cancelled is not None and (task.exception() is not None or not write):
+            raise cancelled
+        result, late = task.result()
+        return result, cancelled is not None or late
+
+    async def _sqlite_kept(
+        self, body: Callable[[Tx], T], write: bool, turn: Turn | None
+    ) -> tuple[T, bool]:
+        """The usual write: one call on the kept connection, awaited without a task of its own.
+
+        The same transaction as :meth:`_guarded` runs (shielded to its end: a cancellation
+        waits for the call, then applies), minus a task and the loop turns it costs. A lock
+        error is retried through :meth:`_guarded` (nothing was written); any other failure
+        is reported as :meth:`_retrying` reports it.
+        """
+        async with self._lock:
+            if self._writer is None or not self._writer[1]._running:  # dropped meanwhile
+                return await self._shielded(lambda: self._sqlite_attempt(body, write, turn), write)
+            conn, writer = self._writer
+            call = functools.partial(run_sqlite, writer._conn, body, write, turn)
+            done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+            writer._tx.put_nowait((done, call))  # what aiosqlite's own _execute does
+            cancelled = await settle(done)
+            failure = done.exception()
+            if failure is None:
+                if cancelled is not None and not write:
+                    raise cancelled
+                return done.result(), cancelled is not None
+            if cancelled is not None:
+                raise cancelled  # the transaction rolled back: nothing was written
+            if isinstance(failure, BrokenConnection):
+                self._writer = None
+                await conn.invalidate()
+                await conn.close()
+            elif isinstance(failure, sqlite3.Error) and _engine.is_transient(failure):
+                return await self._shielded(lambda: self._sqlite_attempt(body, write, turn), write)
+            self._raise(failure)
 
     async def _sqlite_attempt(
         self, body: Callable[[Tx], T], write: bool, turn: Turn | None
@@ -215,7 +255,13 @@ class Runner:
             async for retry in _engine.retrying(self._retry_seconds):
                 with retry:
                     return await attempt()
-        except (DBAPIError, sqlite3.Error) as exc:
+        except (DBAPIError, sqlite3.Error, BrokenConnection, TurnTimeout, OSError) as exc:
+            self._raise(exc)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _raise(self, exc: BaseException) -> NoReturn:
+        """Raise what a failed transaction means for the caller (a database failure: StateError)."""
+        if isinstance(exc, DBAPIError | sqlite3.Error):
             orig = exc.orig if isinstance(exc, DBAPIError) else exc
             if _engine.is_transient(exc):
                 raise StateError(
@@ -229,24 +275,24 @@ class Runner:
                     " (the disk holding it is full: free some space; this write was not saved)"
                 )
             raise StateError(f"database {self.url} failed: {detail}") from exc
-        except BrokenConnection as exc:
+        if isinstance(exc, BrokenConnection):
             raise StateError(f"database {self.url} failed: {exc}") from exc
-        except TurnTimeout:
+        if isinstance(exc, TurnTimeout):
             path = self._turns.path.name if self._turns is not None else "its lock file"
             raise StateError(
                 f"database {self.url} stayed locked for {self._retry_seconds}s: another "
                 f"taskforce writer held {path} all that time"
             ) from None
-        except TimeoutError as exc:  # a server that accepts connections but never answers
+        if isinstance(exc, TimeoutError):  # a server that accepts connections but never answers
             waited = f" within {self.timeout:g} s" if self.timeout else ""
             raise StateError(
                 f"database {self.url} did not answer{waited} (is it overloaded, or not a "
                 "PostgreSQL server? TASKFORCE_DB_TIMEOUT sets how long to wait)"
             ) from exc
-        except OSError as exc:
+        if isinstance(exc, OSError):
             reason = str(exc) or type(exc).__name__
             raise StateError(f"cannot open database {self.url}: {reason}") from exc
-        raise AssertionError("unreachable")  # pragma: no cover
+        raise exc
 
     async def ready(self) -> None:
         """Make sure the schema is at the head revision (once per runner)."""
