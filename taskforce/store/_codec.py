@@ -75,8 +75,13 @@ class EncodedState:
     steps_done: int
     nbytes: int
     memo: Memo = field(default_factory=Memo)
+    edited: Edited = None
+    """``(rows, positions)``: `steps` are these rows with only these positions replaced
+    (a plan changed in place, encoded over the memo of a save of `rows`), so a diff with
+    `rows` looks at those positions only."""
 
 
+Edited = tuple[tuple[StepRow, ...], tuple[int, ...]] | None
 _ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 _ENCODE_ASCII = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode
 _SCALARS = (str, int, float, bool, type(None))
@@ -191,7 +196,7 @@ def _encode_step(step: Any, position: int, seen: Mapping[str, object]) -> StepRo
     return StepRow(step_id, position, label(step.get("status"), STATUS_MAX), body)
 
 
-def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, str]:
+def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, str, Edited]:
     """Rows, memo, body size and plan JSON of a :class:`~taskforce.plan.Plan` value.
 
     Its steps are immutable, so a step that is the very object the memo holds has not
@@ -208,7 +213,7 @@ def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, 
             size += _size(row) - _size(rows[position])
             rows[position] = row
             new_memo[step.id] = (step, row)
-        return _planned(plan, rows, new_memo, size)
+        return (*_planned(plan, rows, new_memo, size), (last[1], moved))
     rows = []
     new_memo = Memo()
     size = 0
@@ -234,7 +239,7 @@ def _split_plan(plan: Any, memo: Memo) -> tuple[tuple[StepRow, ...], Memo, int, 
         size += _size(row)
         rows.append(row)
         new_memo[row.step_id] = (step, row)
-    return _planned(plan, rows, new_memo, size)
+    return (*_planned(plan, rows, new_memo, size), None)
 
 
 def _planned(
@@ -294,8 +299,9 @@ def encode_state(state: Any, memo: Memo | None = None) -> EncodedState:
     steps: tuple[StepRow, ...] = ()
     new_memo = Memo()
     steps_size = 0
+    edited: Edited = None
     if (value := _plan_value(plan)) is not None:
-        steps, new_memo, steps_size, plan_meta = _split_plan(value, memo or Memo())
+        steps, new_memo, steps_size, plan_meta, edited = _split_plan(value, memo or Memo())
         del rest["plan"]
     elif isinstance(plan, Mapping) and "tasks" in plan:
         steps, new_memo, steps_size = _split_steps(plan["tasks"], memo or Memo())
@@ -309,7 +315,7 @@ def encode_state(state: Any, memo: Memo | None = None) -> EncodedState:
     else:
         done = sum(1 for s in steps if s.status in _FINISHED)  # as Plan.progress() counts
     status = label(state.get("status"), STATUS_MAX)
-    return EncodedState(data, plan_meta, steps, title, status, done, size, new_memo)
+    return EncodedState(data, plan_meta, steps, title, status, done, size, new_memo, edited)
 
 
 _FINISHED = frozenset(s.value for s in StepStatus if s.is_finished)

@@ -79,3 +79,19 @@ def test_the_plan_row_of_a_plan_value_is_the_json_of_its_state_without_steps() -
     for plan in (first, first.replaced(["x", "y"]), extra, extra.with_status([1], StepStatus.DONE)):
         _same(encode_state({"plan": plan, "mission": "m"}), plan)
     assert first.revision == 0 and extra.extra and first.replaced(["x"]).revision > 0
+
+
+def test_a_status_change_encoded_over_its_save_says_which_rows_changed() -> None:
+    from taskforce.store._write import in_place
+
+    plan = Plan().replaced([f"step {i}" for i in range(1, 30)])
+    saved = encode_state({"plan": plan, "mission": "m"})
+    assert saved.edited is None  # a new plan: every row encoded
+    changed = plan.with_status([3, 17], StepStatus.DONE)
+    kept = encode_state({"plan": changed, "mission": "m"}, saved.memo)
+    assert kept.edited is not None and kept.edited[0] is saved.steps
+    assert sorted(kept.edited[1]) == [2, 16]
+    rows = in_place(saved.steps, kept.steps, kept.edited)
+    assert rows == in_place(saved.steps, kept.steps) == [kept.steps[2], kept.steps[16]]
+    other = encode_state({"plan": plan, "mission": "m"})  # equal rows, another tuple
+    assert in_place(other.steps, kept.steps, kept.edited) == rows  # the hint is not used
