@@ -4,15 +4,23 @@ Timing each contender in its own block lets a change of machine load between blo
 decide the comparison (three reruns of the old block-wise planner bench gave
 taskforce / LangGraph 0.73, 2.86 and 0.92 at 1,000 steps). Here every round prepares each
 contender afresh (untimed), then runs op 1 of every contender, op 2 of every contender,
-and so on, alternating the order (A B C, C B A, A B C, ...). Each contender's round
-result is the median of its ops in that round; the ratio of two contenders is taken per
-round, so both sides of one ratio saw the same load, and the report gives the median and
-the interquartile range of those per-round ratios. Absolute times are context only.
+and so on, each pass in a fresh random order (seeded, so a rerun takes the same orders).
+A fixed order (A B C, C B A, ...) puts the same neighbour before a contender in every pass,
+and a neighbour's work can land on the next contender: the origin truncates and rewrites
+its file, and the next fsync on the disk pays for that (a raw SQLite commit measured
+107 us alone, 149 us right after a 3 KB file rewrite, 176 us after a 2.4 MB one). With a
+random order every contender follows every other equally often; ``after`` collects each
+op's time by its predecessor, so that effect is reported rather than hidden. Each
+contender's round result is the median of its ops in that round; the ratio of two
+contenders is taken per round, so both sides of one ratio saw the same load, and the
+report gives the median and the interquartile range of those per-round ratios. Absolute
+times are context only.
 """
 
 from __future__ import annotations
 
 import gc
+import random
 import statistics
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -46,19 +54,35 @@ def ratio_summary(ratios: Sequence[float]) -> dict[str, Any]:
 
 
 async def interleave(
-    contenders: Sequence[Contender], rounds: int, ops: int, warmup: int = 1
+    contenders: Sequence[Contender],
+    rounds: int,
+    ops: int,
+    warmup: int = 1,
+    *,
+    seed: int = 0,
+    after: dict[tuple[str, str], list[float]] | None = None,
 ) -> dict[str, list[float]]:
-    """Per-round median seconds of each contender (``warmup`` rounds dropped)."""
+    """Per-round median seconds of each contender (``warmup`` rounds dropped).
+
+    Each pass takes the contenders in a fresh order drawn from ``random.Random(seed)``.
+    ``after``: filled with every timed op's seconds under (its name, the name of the op
+    that ran just before it; "" for the first of a round).
+    """
+    rng = random.Random(seed)
     per_round: dict[str, list[float]] = {c.name: [] for c in contenders}
     for r in range(rounds + warmup):
         for contender in contenders:
             await contender.prepare()
         gc.collect()
         times: dict[str, list[float]] = {c.name: [] for c in contenders}
+        previous = ""
         for j in range(ops):
-            order = contenders if (r + j) % 2 == 0 else list(reversed(contenders))
-            for contender in order:
-                times[contender.name].append(await contender.op(j))
+            for contender in rng.sample(list(contenders), len(contenders)):
+                seconds = await contender.op(j)
+                times[contender.name].append(seconds)
+                if after is not None and r >= warmup:
+                    after.setdefault((contender.name, previous), []).append(seconds)
+                previous = contender.name
         if r >= warmup:
             for name, samples in times.items():
                 per_round[name].append(statistics.median(samples))
@@ -84,3 +108,24 @@ def compare(per_round: dict[str, list[float]], base: str) -> dict[str, Any]:
 def growth(small: Sequence[float], large: Sequence[float]) -> dict[str, Any]:
     """Large / small per round (the same rounds index both: run them interleaved)."""
     return ratio_summary([b / a for a, b in zip(small, large, strict=True) if a > 0])
+
+
+def neighbours(after: dict[tuple[str, str], list[float]], cause: str) -> dict[str, Any]:
+    """Each contender's median ms right after an op whose name starts with ``cause``, and
+    after any other op (from :func:`interleave`'s ``after``); contenders named ``cause…``
+    are left out."""
+    split: dict[str, tuple[list[float], list[float]]] = {}
+    for (name, previous), seconds in after.items():
+        if name.startswith(cause):
+            continue
+        hit, rest = split.setdefault(name, ([], []))
+        (hit if previous.startswith(cause) else rest).extend(seconds)
+    return {
+        name: {
+            "after_ms": round(statistics.median(hit) * 1000, 3) if hit else None,
+            "otherwise_ms": round(statistics.median(rest) * 1000, 3) if rest else None,
+            "ops_after": len(hit),
+            "ops_otherwise": len(rest),
+        }
+        for name, (hit, rest) in sorted(split.items())
+    }

@@ -11,8 +11,10 @@
   planner, at 20 and 1,000 steps.
 
 Each round starts every contender on a fresh plan (untimed), then times ``OPS`` actions
-(steps 1..OPS marked done) per contender, interleaved. Prints one JSON object: per-round
-ratios (median, quartiles), median times (ms, context), pragmas and bytes on disk.
+(steps 1..OPS marked done) per contender, interleaved (a fresh seeded order per pass, see
+``bench/_interleave.py``). Prints one JSON object: per-round ratios (median, quartiles),
+median times (ms, context), each contender's median right after an origin file write and
+otherwise, pragmas and bytes on disk.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import PgDatabase, run
-from bench._interleave import Contender, compare, growth, interleave
+from bench._interleave import Contender, compare, growth, interleave, neighbours
 from bench.peers import PEERS, OriginPlanner, Peer, make_peer, tasks
 from taskforce.store import StateManager
 from taskforce.tools.base import tool_spec_size
@@ -93,8 +95,10 @@ async def durable(
                 contenders.append(_peer_contenders(peer, mode, n))
     out: dict[str, Any] = {}
     try:
-        per_round = await interleave(contenders, rounds, OPS)
+        after: dict[tuple[str, str], list[float]] = {}
+        per_round = await interleave(contenders, rounds, OPS, after=after)
         out = {"sizes": {}, "not_measured": errors, "pragmas": {}, "versions": {}}
+        out["after_origin_write"] = neighbours(after, "origin_")
         for n in sizes:
             mine = {k: v for k, v in per_round.items() if k.endswith(f"@{n}")}
             out["sizes"][str(n)] = compare(
