@@ -5,12 +5,13 @@ decide the comparison (three reruns of the old block-wise planner bench gave
 taskforce / LangGraph 0.73, 2.86 and 0.92 at 1,000 steps). Here every round prepares each
 contender afresh (untimed), then runs op 1 of every contender, op 2 of every contender,
 and so on, each pass in a fresh random order (seeded, so a rerun takes the same orders).
-A fixed order (A B C, C B A, ...) puts the same neighbour before a contender in every pass,
-and a neighbour's work can land on the next contender: the origin truncates and rewrites
-its file, and the next fsync on the disk pays for that (a raw SQLite commit measured
-107 us alone, 149 us right after a 3 KB file rewrite, 176 us after a 2.4 MB one). With a
-random order every contender follows every other equally often; ``after`` collects each
-op's time by its predecessor, so that effect is reported rather than hidden. Each
+A fixed order (A B C, C B A, ...) puts the same neighbours before a contender in every
+round, and a neighbour moves the next op: the origin truncates and rewrites its file, and
+the next fsync on the disk pays for part of that (a raw SQLite commit measured 107 us
+alone, 149 us right after a 3 KB file rewrite, 176 us after a 2.4 MB one); an op right
+after one of its own finds its code and data still in the CPU caches. With a random order
+every contender follows every other about equally often; ``after`` collects each op's
+time by its predecessor, so the origin's effect is reported rather than hidden. Each
 contender's round result is the median of its ops in that round; the ratio of two
 contenders is taken per round, so both sides of one ratio saw the same load, and the
 report gives the median and the interquartile range of those per-round ratios. Absolute

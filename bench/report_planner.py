@@ -156,13 +156,19 @@ CORRECTIONS = """### What the previous report (generated before 2026-11-23 21:00
   writes indent=2 JSON in a worker thread with one fsync of the file and none of the
   directory; `bench/peers.py` now does exactly that and says so.
 - Its fixed order (A B C …, then … C B A; reports of 2026-11-23 to 2026-11-25 07:30 UTC)
-  put taskforce right after the origin's file write in every reversed pass, and the
-  origin's truncate-and-rewrite leaves work that the next fsync pays: in one 20-round run
-  on 2026-11-25, taskforce at 10 steps took a median 0.517 ms right after the origin's
-  write and 0.405 ms after its own op (a raw SQLite commit: 107 us alone, 149 / 176 us
-  right after a 3 KB / 2.4 MB file rewrite). Those reports' taskforce ÷ origin at 10 steps
-  (1.42x, 1.22x) carried that. Each pass now takes a fresh random order, and the table
-  "right after one of the origin's file writes" shows the effect in every run.
+  gave each contender the same neighbours in every round, and a neighbour moves the next
+  op: in one 20-round run on 2026-11-25, taskforce at 10 steps took a median 0.517 ms
+  right after the origin's file write (its truncate-and-rewrite leaves work that the next
+  fsync pays; a raw SQLite commit: 107 us alone, 149 / 176 us right after a 3 KB / 2.4 MB
+  file rewrite) and 0.405 ms right after its own op (first of a forward pass: its code
+  and data still in the CPU caches). Those two effects partly cancelled in the ratios
+  (1.42x, 1.22x at 10 steps), so they were not a measure of taskforce alone. Each pass now
+  takes a fresh random order (every contender gets every neighbour about equally often,
+  itself almost never), and the table "right after one of the origin's file writes"
+  shows that effect in every run. On the same bench, old code against new, two runs each
+  (2026-11-25, 40 rounds): taskforce ÷ origin at 10 steps 1.53x / 1.55x before the
+  changes of that day, 1.45x / 1.30x after; the spread between runs is wider than one
+  run's interquartile range.
 - A code comment said `Plan.draft()` copies a 1,000-step plan "in about a millisecond";
   it measured 2.1 ms. The plan is now immutable (no draft at all: a change shares the
   steps it did not touch), and the comment is gone with the code.
