@@ -1,4 +1,4 @@
-"""Finding a suite: a built-in name (``builtin``, ``bfcl-multi-turn``) or a Python file.
+"""Finding a suite: a built-in name (``builtin``, ``holdout``, ``bfcl-multi-turn``) or a file.
 
 A suite file exposes one of: ``SUITE`` (a :class:`~taskforce.evals.Suite`), a function
 ``suite()`` returning one, or ``MISSIONS`` (a list of missions; the suite is named after
@@ -24,6 +24,12 @@ def _builtin() -> Suite:
     return SUITE
 
 
+def _holdout() -> Suite:
+    from taskforce.evals.holdout import SUITE
+
+    return SUITE
+
+
 def _bfcl() -> Suite:
     from taskforce.evals.bfcl import bfcl_suite
 
@@ -32,6 +38,10 @@ def _bfcl() -> Suite:
 
 BUILTIN_SUITES: dict[str, tuple[str, Callable[[], Suite]]] = {
     "builtin": ("45 errands over deterministic toy tools (the default)", _builtin),
+    "holdout": (
+        "24 held-out errands over other tools, for checking that a change generalizes",
+        _holdout,
+    ),
     "bfcl-multi-turn": (
         "BFCL v4 multi-turn base entries, checked by BFCL's own checker (needs bfcl-eval)",
         _bfcl,

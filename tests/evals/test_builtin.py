@@ -1,5 +1,5 @@
-"""The built-in suite: every reference solution solves its mission, in both arms, and
-broken copies of it do not, so no checker is vacuous."""
+"""The built-in and held-out suites: every reference solution solves its mission, in both
+arms, and broken copies of it do not, so no checker is vacuous."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import pytest
 from taskforce.evals import Mission, RunSettings
 from taskforce.evals.builtin import SUITE
 from taskforce.evals.builtin.world import READ_ONLY
+from taskforce.evals.holdout import SUITE as HOLDOUT
+from taskforce.evals.holdout.world import READ_ONLY as HOLDOUT_READ_ONLY
 from taskforce.evals.reference import reference_script
 from taskforce.evals.runner import run_key, run_mission
 from taskforce.testing import ScriptedModel, call, reply
@@ -18,6 +20,12 @@ from taskforce.tools.base import is_read_only
 from tests.evals.helpers import NONE, PLANNER, run_script
 
 MISSIONS = {m.id: m for m in SUITE.missions}
+BOTH = (*SUITE.missions, *HOLDOUT.missions)
+"""Both suites' missions (their ids are distinct: checked below)."""
+
+
+def test_the_two_suites_share_no_mission_id() -> None:
+    assert len({m.id for m in BOTH}) == len(BOTH)
 
 
 def test_the_suite_has_the_mix_the_issue_asks_for() -> None:
@@ -32,7 +40,7 @@ def test_the_suite_has_the_mix_the_issue_asks_for() -> None:
         assert ("single" in m.tags) == (calls == 1), m.id
 
 
-@pytest.mark.parametrize("mission", SUITE.missions, ids=lambda m: m.id)
+@pytest.mark.parametrize("mission", BOTH, ids=lambda m: m.id)
 async def test_reference_solves_it_in_both_arms(mission: Mission) -> None:
     for arm in (NONE, PLANNER):
         record = await run_script(mission, reference_script(mission, arm.planning), arm)
@@ -43,7 +51,7 @@ async def test_reference_solves_it_in_both_arms(mission: Mission) -> None:
             assert record.all_ticked and record.planning_tokens > 0
 
 
-@pytest.mark.parametrize("mission", SUITE.missions, ids=lambda m: m.id)
+@pytest.mark.parametrize("mission", BOTH, ids=lambda m: m.id)
 async def test_without_its_last_action_it_is_not_solved(mission: Mission) -> None:
     work = [t for t in mission.reference if t.tool_calls]
     broken = [*work[:-1], reply("Done, everything is finished.")]
@@ -133,7 +141,7 @@ async def test_tool_errors_name_what_is_accepted() -> None:
     assert not record.solved
 
 
-SINGLE = [m for m in SUITE.missions if "single" in m.tags]
+SINGLE = [m for m in BOTH if "single" in m.tags]
 
 
 @pytest.mark.parametrize("mission", SINGLE, ids=lambda m: m.id)
@@ -157,7 +165,7 @@ async def test_the_tools_marked_read_only_change_nothing_and_the_others_do() -> 
     """Every call of every reference solution, run on its mission's world: a read-only
     tool leaves the world as it was; each tool that is not read-only changed it once."""
     changed: dict[str, bool] = {}
-    for mission in SUITE.missions:
+    for mission in BOTH:
         world = mission.world()
         tools = {t.name: t for t in world.tools()}
         for turn in mission.reference:
@@ -171,7 +179,8 @@ async def test_the_tools_marked_read_only_change_nothing_and_the_others_do() -> 
                 else:
                     changed[tool.name] = changed.get(tool.name, False) or not same
     assert changed and all(changed.values()), changed  # no tool is left unmarked by mistake
-    assert set(changed) | READ_ONLY >= {n for m in SUITE.missions for n in _names(m)}
+    read_only = READ_ONLY | HOLDOUT_READ_ONLY
+    assert set(changed) | read_only >= {n for m in BOTH for n in _names(m)}
 
 
 def _names(mission: Mission) -> set[str]:
