@@ -23,6 +23,7 @@ __all__ = [
     "answered",
     "asks_about_plan",
     "current_step",
+    "done_before",
     "list_items",
     "needs_plan",
     "needs_tool",
@@ -115,6 +116,17 @@ def work_only(request: NewPlan, copied: Callable[[str], bool]) -> NewPlan:
     if not kept or numbered or len(kept) == len(request.tasks):
         return request
     return NewPlan(kept)
+
+
+def done_before(plan: Plan, number: int) -> tuple[int, ...]:
+    """Numbers of the open steps before step `number`: done, if step `number` is next.
+
+    Empty unless `number` is a step after the current one (then nothing is implied).
+    """
+    step = plan.next_step()
+    if step is None or not plan.number_of(step) < number <= len(plan.steps):
+        return ()
+    return tuple(plan.number_of(s) for s in plan.open_steps() if plan.number_of(s) < number)
 
 
 def open_steps(plan: Plan) -> list[str]:

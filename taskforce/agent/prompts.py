@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from taskforce.tools import planner_prompts as planner
@@ -68,6 +69,23 @@ def is_echo(content: str | None, loop_texts: Sequence[str] = ()) -> bool:
     if PLAN_HEADER in text or REMINDER_HEADER in text:
         return True
     return _opens_with_copy(text, loop_texts, _spaced)
+
+
+_DO_NOW = re.compile(r"Do now: step (\d{1,4})\b")
+
+
+def step_moved_to(content: str | None, loop_texts: Sequence[str] = ()) -> int | None:
+    """The step a copied recitation says to do now, or None when `content` is no such copy.
+
+    Instead of calling the planner to mark its step done, a small model often writes the
+    next ``[Plan update]`` itself, moving "Do now" on to the following step (85 of the 91
+    copied recitations in the stored evaluation runs did). That copy is the model saying
+    which step it thinks comes next.
+    """
+    if not is_echo(content, loop_texts):
+        return None
+    found = _DO_NOW.findall(str(content))
+    return int(found[-1]) if found else None
 
 
 def copies_prompt(text: str, loop_texts: Sequence[str] = ()) -> bool:

@@ -192,6 +192,8 @@ class Run:
 
         The plan added is the list in the reply, or else the mission's own parts.
         """
+        if not response.tool_calls and (moved := self._moved_on(response.content)):
+            return dataclasses.replace(response, tool_calls=(moved.call,), content=None), [moved]
         if not response.tool_calls:
             written = textcalls.calls_in_text(response.content, self.wiring.tools, self.use.calls)
             content = response.content
@@ -211,6 +213,20 @@ class Run:
         item = loop_call(self.wiring.planner, request, f"call_autoplan_{self.use.calls}")
         calls = (*response.tool_calls, item.call)
         return dataclasses.replace(response, tool_calls=calls), [*items, item]
+
+    def _moved_on(self, content: str | None) -> Prepared | None:
+        """A copied recitation that moves "Do now" past the current step, read as its mark.
+
+        The model wrote the next ``[Plan update]`` itself instead of calling the planner:
+        the steps before the one it says to do now are marked done through the planner, so
+        the evidence rule still decides (a step with no tool run is refused, as a call).
+        """
+        planner = self.wiring.planner
+        moved = prompts.step_moved_to(content, self.loop_texts())
+        numbers = planning.done_before(self.plan, moved) if moved is not None else ()
+        if not numbers or planner.name not in self.wiring.tools:
+            return None
+        return loop_call(planner, SetStatus(numbers), f"call_text_{self.use.calls}_1")
 
     # ---- tool calls ------------------------------------------------------------------
 

@@ -6,12 +6,19 @@ from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.planning import work_only
-from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER, copies_prompt, is_echo
+from taskforce.agent.prompts import (
+    PLAN_HEADER,
+    REMINDER_HEADER,
+    copies_prompt,
+    is_echo,
+    step_moved_to,
+)
 from taskforce.plan import StepSpec
 from taskforce.plan.requests import NewPlan
 from taskforce.testing import ScriptedModel, call, reply
 
 ECHO = f"{PLAN_HEADER}\n- [ ] 1. Multiply\n- [ ] 2. Note\nDo now: step 2. Note"
+SAME_STEP = f"{PLAN_HEADER}\n- [ ] 1. Multiply\n- [ ] 2. Note\nDo now: step 1. Multiply"
 
 
 async def test_an_echoed_recitation_is_dropped_and_the_model_is_told_the_step(
@@ -22,7 +29,7 @@ async def test_an_echoed_recitation_is_dropped_and_the_model_is_told_the_step(
         [
             call("planner", action="create_plan", tasks=["Multiply", "Note"]),
             call("calculator", expression="6 * 7"),
-            reply(ECHO),  # the plan copied back instead of marking step 1 done
+            reply(SAME_STEP),  # the plan copied back instead of marking step 1 done
             call("planner", action="mark_done", step_index=[1]),
             call("notes", text="42"),
             call("planner", action="mark_done", step_index=[2]),
@@ -34,10 +41,57 @@ async def test_an_echoed_recitation_is_dropped_and_the_model_is_told_the_step(
     assert result.status is AgentStatus.COMPLETED
     assert result.final_message == "The product is 42; noted." and log["notes"] == ["42"]
     after_echo = model.requests[3].messages
-    assert not any(m["role"] == "assistant" and m.get("content") == ECHO for m in after_echo)
+    assert not any(m["role"] == "assistant" and m.get("content") == SAME_STEP for m in after_echo)
     reminder = after_echo[-1]["content"]
     assert reminder.startswith(REMINDER_HEADER) and "The current step is 1. Multiply" in reminder
     assert "step_index=[1]" in reminder
+
+
+async def test_a_copied_recitation_that_moves_on_marks_the_step_it_leaves(tools: Any) -> None:
+    """The model writes the next recitation itself ("Do now: step 2") instead of calling
+    the planner: read as its mark of step 1, made through the planner, and the plan
+    moves on."""
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Note"]),
+            call("calculator", expression="6 * 7"),
+            reply(ECHO),  # "Do now: step 2": step 1 is done, it says
+            call("notes", text="42"),
+            call("planner", action="mark_done", step_index=[2]),
+            reply("The product is 42; noted."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False)
+    result = await agent.execute("Multiply 6 by 7, then note the product.")
+    assert result.status is AgentStatus.COMPLETED and log["notes"] == ["42"]
+    assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE"]
+    after_echo = model.requests[3].messages
+    assert not any(m.get("content") == ECHO for m in after_echo)
+    assert "Do now: step 2." in after_echo[-1]["content"]  # the real recitation
+
+
+async def test_a_copied_recitation_that_moves_on_with_no_work_done_marks_nothing(
+    tools: Any,
+) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Multiply", "Note"]),
+            reply(ECHO),  # nothing ran for step 1
+            reply("ok"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_steps=3)
+    result = await agent.execute("Multiply 6 by 7, then note the product.")
+    assert [s.status.value for s in result.plan.steps] == ["PENDING", "PENDING"]
+    refused = [m for m in model.requests[2].messages if m["role"] == "tool"][-1]["content"]
+    assert "no_work_done" in refused and "no tool ran for step 1" in refused
+
+
+def test_step_moved_to_reads_only_copies_of_the_loops_recitation() -> None:
+    assert step_moved_to(ECHO) == 2 and step_moved_to(SAME_STEP) == 1
+    assert step_moved_to("Do now: step 3. I will call the calculator.") is None  # not a copy
+    assert step_moved_to(None) is None and step_moved_to(f"{PLAN_HEADER}\n- [ ] 1. A") is None
 
 
 async def test_a_model_that_only_echoes_never_completes(tools: Any) -> None:
