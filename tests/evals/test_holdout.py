@@ -68,6 +68,14 @@ async def test_the_clock_gives_local_times_and_converts_across_midnight() -> Non
     assert not bad["success"] and "HH:MM" in bad["error"]
 
 
+def test_its_calculator_shows_no_example_to_copy() -> None:
+    """The 1.5B model copied the built-in calculator's example expression into unrelated
+    missions; the held-out world's calculator computes the same without one."""
+    (calculator,) = ShopWorld(("math",)).tools()
+    assert calculator.name == "calculator" and "17" not in calculator.description
+    assert ShopWorld().calculator("15 * 1.2") == 18.0
+
+
 WRONG = {
     # the wrong branch, a wrong amount or a missing item is not solved
     "h-stapler-or-todo": [

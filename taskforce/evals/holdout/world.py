@@ -88,6 +88,13 @@ class ShopWorld(ToyWorld):
                "todos": self.todos}  # fmt: skip
         return {**super().snapshot(), **copy.deepcopy(own)}
 
+    def calculator(self, expression: str) -> float:
+        """Evaluate an arithmetic expression (numbers, + - * / % ** and parentheses)."""
+        # The built-in world's description gives an example expression, which the 1.5B
+        # model copied into unrelated missions ("(17 * 23) + 100" as the cost of markers)
+        # in both arms; this suite measures the missions, not that copy.
+        return super().calculator(expression)
+
     # ---- shop ------------------------------------------------------------------------------
 
     def check_stock(self, item: str) -> dict[str, Any]:
