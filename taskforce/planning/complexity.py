@@ -15,8 +15,10 @@ Only the first :data:`MAX_ANALYSED_CHARS` characters are read, so huge input cos
 A short goal can still be several steps, whatever its score; :func:`is_multi_step` reads
 its shape instead (quoted text left out): two or more clauses that each open with a
 different action verb ("Convert 5 km to miles, then email the result to Bob"), a
-sequencing word next to an action ("... and then ..."), the same action over a series
-or a quantifier ("the weather in Oslo, Rome and Paris", "each of", "both") or a list.
+sequencing word next to an action ("... and then ..."), a question followed by an
+action on its answer ("What's the weather in Rome? Email it to Alice."), the same action
+over a series or a quantifier ("the weather in Oslo, Rome and Paris", "each of", "both")
+or a list.
 """
 
 from __future__ import annotations
@@ -159,6 +161,22 @@ def is_multi_step(goal: str) -> bool:
     return _several_steps(goal, analyse(goal))
 
 
+_ANSWER_VERBS = frozenset(["tell", "give", "show", "say", "reply", "answer", "explain"])
+"""Verbs that only answer: "What is X? Tell me in words." is one step, not two."""
+_QUESTION = re.compile(r"[^.!?\n]*[^\W_][^.!?\n]*\?")
+
+
+def _asks_then_acts(text: str) -> bool:
+    """Whether `text` asks a question, and orders an action in another sentence.
+
+    "What's the weather in Rome? Email it to Alice." (`text` has its quotes left out.)
+    """
+    if not _QUESTION.search(text):
+        return False
+    sentences = [s for s in _SENTENCE.split(_QUESTION.sub(" ", text)) if s.strip()]
+    return any(set(clause_verbs(s)) - _ANSWER_VERBS for s in sentences)
+
+
 def _several_steps(goal: str, signals: ComplexityBreakdown) -> bool:
     """:func:`is_multi_step` from the goal's already analysed `signals`."""
     verbs = clause_verbs(goal)
@@ -167,7 +185,7 @@ def _several_steps(goal: str, signals: ComplexityBreakdown) -> bool:
     if not isinstance(goal, str):
         return False
     text = _QUOTED.sub(" ", goal[:MAX_ANALYSED_CHARS])
-    if verbs and _SEQUENCE.search(text):
+    if verbs and (_SEQUENCE.search(text) or _asks_then_acts(text)):
         return True
     return bool(verbs or _WORD.search(text)) and bool(
         _QUANTIFIER.search(text) or _SERIES.search(text)

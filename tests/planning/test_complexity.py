@@ -90,6 +90,9 @@ SHORT_MULTI_STEP = [
     "Ping Ana, Raj and Li about the outage.",  # one action over a series
     "Check the stock of pears and apples both at the shop",
     "- water the plants\n- feed the cat",
+    "What's the weather in Rome? Email it to Alice.",  # a question, then an action on it
+    "Is it raining in London? If so, add 'Indoor gym' to my calendar.",
+    "Which is warmer, Madrid or Cairo? Save the warmer city in a note.",
 ]
 SHORT_SINGLE_STEP = [
     "Send an email to mo@example.org asking whether the report is ready.",
@@ -100,6 +103,9 @@ SHORT_SINGLE_STEP = [
     "Please translate 'good night' into German.",
     "Set an alarm for 6:45 tomorrow.",
     "Text Jo that I am running late.",
+    "What is the weather in Oslo? Tell me in one word.",  # the second sentence only answers
+    "Can you convert 42 km to miles? Thanks!",
+    "Email Bob asking 'Is the report ready? Send it over.'",  # the question is quoted
 ]
 
 
