@@ -13,7 +13,7 @@ import ast
 import copy
 import operator
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,11 +94,16 @@ class ToyWorld:
 
     def tools(self) -> list[ToolProtocol]:
         """The tools of this world's kits."""
+        kits, read_only = self.kit_table()
         return [
-            FunctionTool(fn, read_only=fn.__name__ in READ_ONLY)
+            FunctionTool(fn, read_only=fn.__name__ in read_only)
             for kit in self.kits
-            for fn in KITS[kit](self)
+            for fn in kits[kit](self)
         ]
+
+    def kit_table(self) -> tuple[Mapping[str, Callable[[Any], list[Callable[..., Any]]]], Set[str]]:
+        """The kits this kind of world knows (name -> its tools), and the read-only tools."""
+        return KITS, READ_ONLY
 
     def snapshot(self) -> dict[str, Any]:
         """The state, for transcripts."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,8 +20,6 @@ from taskforce.errors import ToolInputError
 from taskforce.evals.builtin.world import KITS as BUILTIN_KITS
 from taskforce.evals.builtin.world import READ_ONLY as BUILTIN_READ_ONLY
 from taskforce.evals.builtin.world import ToyWorld
-from taskforce.tools.base import ToolProtocol
-from taskforce.tools.function import FunctionTool
 
 __all__ = ["BALANCES", "KITS", "NOW_UTC", "OFFSETS", "READ_ONLY", "RECIPES", "STOCK", "ShopWorld"]
 
@@ -74,13 +72,9 @@ class ShopWorld(ToyWorld):
     balances: dict[str, float] = field(default_factory=lambda: dict(BALANCES))
     todos: list[dict[str, Any]] = field(default_factory=list)
 
-    def tools(self) -> list[ToolProtocol]:
-        """The tools of this world's kits (built-in kits too)."""
-        return [
-            FunctionTool(fn, read_only=fn.__name__ in READ_ONLY)
-            for kit in self.kits
-            for fn in KITS[kit](self)
-        ]
+    def kit_table(self) -> tuple[Mapping[str, Callable[[Any], list[Callable[..., Any]]]], Set[str]]:
+        """The built-in kits and this world's own."""
+        return KITS, READ_ONLY
 
     def snapshot(self) -> dict[str, Any]:
         """The state, for transcripts."""
