@@ -109,8 +109,23 @@ def _decode(text: str) -> Any:
 
 
 def signature(name: str, args: Mapping[str, Any]) -> str:
-    """A canonical text of a call, equal for equal name and arguments."""
-    return name + json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+    """A canonical text of a call, equal for equal name and arguments.
+
+    Numbers are compared as JSON means them: ``250`` and ``250.0`` are the same amount (a
+    small model that sent a transfer of 250.0 and then of 250 made the same call twice).
+    """
+    return name + json.dumps(_same_numbers(args), sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _same_numbers(value: Any) -> Any:
+    """`value` with every whole float (250.0) written as the integer it equals."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, Mapping):
+        return {k: _same_numbers(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_same_numbers(v) for v in value]
+    return value
 
 
 def tool_message(call: ToolCall, result: Mapping[str, Any]) -> Message:

@@ -367,3 +367,23 @@ async def test_a_note_or_a_human_approval_stands_in_for_a_tool_run(tools: Any) -
     agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=0)
     result = await agent.execute("go")
     assert [s.status.value for s in result.plan.steps] == ["DONE", "PENDING"]
+
+
+async def test_the_same_amount_written_as_a_float_is_the_same_call() -> None:
+    """250.0 and 250 are one JSON number: an action sent twice that way runs once."""
+    moved: list[float] = []
+
+    def transfer(amount: float) -> str:
+        """Move money to savings."""
+        moved.append(amount)
+        return f"moved {amount}"
+
+    model = ScriptedModel(
+        [call("transfer", amount=250.0), call("transfer", amount=250), reply("Moved 250.")]
+    )
+    agent = LeanAgent(model=model, tools=[FunctionTool(transfer)], planning=False)
+    result = await agent.execute("Move 250 to savings.")
+    assert moved == [250.0] and result.final_message == "Moved 250."
+    second = list(tool_results(model.requests[2].messages).values())[-1]
+    assert second["error_type"] == "repeated_call"
+    assert "250" in str(second["previous_result"])
