@@ -22,7 +22,6 @@ __all__ = [
     "about_the_plan",
     "answered",
     "asks_about_plan",
-    "condition",
     "current_step",
     "done_before",
     "list_items",
@@ -167,29 +166,6 @@ def needs_tool(description: str) -> bool:
     """
     text = description.strip()
     return not _NO_TOOL_VERB.match(text) or bool(_TOOL_OBJECT.search(text))
-
-
-_BRANCH = re.compile(
-    r"^(?:step\s*\d+\s*[:.)-]\s*)?(?:(?:then|and|but)\b[\s,]*)?"
-    r"(?:if|otherwise|else|unless|in\s+case|only\s+if)\b",
-    re.I,
-)
-_OTHER_BRANCH = re.compile(r"[,;:.]\s*(?:otherwise|else|if\s+not)\b|\bor\s+else\b", re.I)
-
-
-def condition(description: str) -> str | None:
-    """Whether a plan step is conditional: ``"branch"``, ``"choice"`` or None.
-
-    A branch ("If it is colder than 10°C, email Bob", "Otherwise add a to-do") is done
-    only when its condition holds, and skipped otherwise; a choice holds its condition
-    and both branches ("If it rains, book the gym; otherwise book the park run") and is
-    done by doing the branch the condition picks. A small model told to "call the tool
-    this step needs" ran the branch that did not apply (the evaluation's london-rain-gym).
-    """
-    text = description.strip()
-    if not _BRANCH.match(text):
-        return None
-    return "choice" if _OTHER_BRANCH.search(text) else "branch"
 
 
 def tool_steps(plan: Plan) -> list[Step]:

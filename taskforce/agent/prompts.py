@@ -30,19 +30,13 @@ REMINDER_HEADER = "[Reminder]"
 
 
 def plan_message(
-    markdown: str,
-    current: str | None,
-    results: Sequence[str] = (),
-    needs_tool: bool = True,
-    condition: str | None = None,
+    markdown: str, current: str | None, results: Sequence[str] = (), needs_tool: bool = True
 ) -> str:
     """The trailing context message that shows the model the plan and what to do now.
 
     `current` is the step to work on (``"2. description"``; its line is in `markdown`, so
     only its number is repeated), `results` the earlier tool results the model may need;
-    `needs_tool` says whether that step needs a tool. `condition` says whether the step is
-    one branch of a condition (``"branch"``: "If it rains, ...", "Otherwise ...") or a
-    whole condition with its branches (``"choice"``): such a step is not simply done.
+    `needs_tool` says whether that step needs a tool.
     """
     known = "\nResults so far: " + "; ".join(results) if results else ""
     if current is None:
@@ -51,24 +45,12 @@ def plan_message(
             "All steps are done. Now answer the user in plain text with the results."
         )
     number = current.split(".", 1)[0]
-    if condition == "branch":
-        how = (
-            f"Step {number} is conditional: check its condition against the results above. "
-            f"Only if it holds, call the tool it needs, then {planner.mark_step(number)}. "
-            f"If it does not hold, do not do it: {planner.skip_step(number)}."
-        )
-    elif condition == "choice":
-        how = (
-            f"Step {number} is conditional: do only the branch that the results above "
-            f"pick, with its tool, then {planner.mark_step(number)}."
-        )
-    elif needs_tool:
-        how = (
-            f"Call the tool this step needs (not the planner) and use its result; after that "
-            f"result, {planner.mark_step(number)}."
-        )
-    else:
-        how = f"This step needs no tool: {planner.mark_step(number)}."
+    how = (
+        f"Call the tool this step needs (not the planner) and use its result; after that "
+        f"result, {planner.mark_step(number)}."
+        if needs_tool
+        else f"This step needs no tool: {planner.mark_step(number)}."
+    )
     return f"{PLAN_HEADER}\n{markdown}{known}\nDo now: step {number}.\n{how}"
 
 

@@ -304,7 +304,6 @@ class Run:
                 planning.current_step(plan),
                 self.watch.results[-6:] if results else (),
                 step is None or planning.needs_tool(step.description),
-                planning.condition(step.description) if step is not None else None,
             )
         )
 

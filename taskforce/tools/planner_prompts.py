@@ -37,11 +37,6 @@ def mark_step(number: str) -> str:
     return f'mark it done: planner(action="mark_done", step_index=[{number}])'
 
 
-def skip_step(number: str) -> str:
-    """How to close step `number` without doing it (it turned out not to apply)."""
-    return f'skip it: planner(action="mark_done", step_index=[{number}], status="SKIPPED")'
-
-
 REVISE = "change the plan (update_plan)"
 """How to revise the plan after a refusal."""
 

@@ -248,33 +248,3 @@ async def test_a_task_about_the_plan_itself_is_left_out(tools: Any) -> None:
     assert log["notes"] == ["42"]
     recited = model.requests[1].messages[-1]["content"]  # the plan the model is shown
     assert "Mark done" not in recited and "2. Note" in recited
-
-
-async def test_a_branch_step_is_recited_as_conditional_and_can_be_skipped(tools: Any) -> None:
-    """A plan with both branches of a condition: the branch that does not apply is recited
-    as conditional, with how to skip it, and skipping it needs no tool run."""
-    tool_list, log = tools
-    model = ScriptedModel(
-        [
-            call(
-                "planner",
-                action="create_plan",
-                tasks=["Weather in Oslo", "If it rains, note 'umbrella'", "Otherwise note 'sun'"],
-            ),
-            call("weather", city="Oslo"),
-            call("planner", action="mark_done", step_index=[1]),
-            call("notes", text="umbrella"),
-            call("planner", action="mark_done", step_index=[2]),
-            call("planner", action="mark_done", step_index=[3], status="SKIPPED"),
-            reply("It rains in Oslo: noted 'umbrella'."),
-        ]
-    )
-    agent = LeanAgent(model=model, tools=tool_list, plan_first=False)
-    result = await agent.execute("Check Oslo's weather; if it rains note 'umbrella', else 'sun'.")
-    assert result.status is AgentStatus.COMPLETED and log["notes"] == ["umbrella"]
-    assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE", "SKIPPED"]
-    branch = model.requests[3].messages[-1]["content"]  # "Do now: step 2", the rain branch
-    assert "Do now: step 2.\nStep 2 is conditional" in branch
-    assert 'step_index=[2], status="SKIPPED"' in branch
-    plain = model.requests[1].messages[-1]["content"]
-    assert "Call the tool this step needs" in plain and "conditional" not in plain

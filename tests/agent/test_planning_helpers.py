@@ -88,22 +88,3 @@ def test_work_only_drops_tasks_about_the_plan_like_copies() -> None:
     assert [t.description for t in kept.tasks] == ["Read inventory.txt", "Write order.txt"]
     only = NewPlan((StepSpec("Read the plan"), StepSpec("Mark done")))
     assert planning.work_only(only, lambda _: False) is only  # never an empty plan
-
-
-def test_condition_tells_a_branch_from_a_choice_and_from_plain_work() -> None:
-    branches = (
-        "If it is raining, add an event 'Indoor gym'",
-        "Otherwise email Bob",
-        "If not, add 'buy a stapler' to my to-do list",
-        "Else save 'within budget'",
-        "Then, if the total is over 500, write a note",
-        "Unless it snows, book it",
-    )
-    for text in branches:
-        assert planning.condition(text) == "branch", text
-    for text in ("If it rains, book the gym; otherwise book the park run",
-                 "If the total is over 500, note 'over'. If not, note 'within'"):  # fmt: skip
-        assert planning.condition(text) == "choice", text
-    for text in ("Check the weather in Oslo", "Decide if it is raining", "Save a note 'if'",
-                 "Ifrah's email address: look it up"):  # fmt: skip
-        assert planning.condition(text) is None, text
