@@ -24,6 +24,7 @@ __all__ = [
     "asks_about_plan",
     "current_step",
     "done_before",
+    "joined_branches",
     "list_items",
     "needs_plan",
     "needs_tool",
@@ -127,6 +128,46 @@ def done_before(plan: Plan, number: int) -> tuple[int, ...]:
     if step is None or not plan.number_of(step) < number <= len(plan.steps):
         return ()
     return tuple(plan.number_of(s) for s in plan.open_steps() if plan.number_of(s) < number)
+
+
+_IF = re.compile(r"^(?:(?:then|and|but)\b[\s,]*)?(?:if|when|in\s+case)\b", re.I)
+_ELSE = re.compile(
+    r"^(?:(?:then|and|but)\b[\s,]*)?"
+    r"(?:otherwise|else|if\s+not\b|if\s[^,;]*?(?:\b(?:not|no)\b|n't\b))",
+    re.I,
+)
+_JOINED_CHARS = 500
+
+
+def joined_branches(request: NewPlan) -> NewPlan:
+    """`request` with each condition's two branches in one step: "If X, A; otherwise B".
+
+    Given "If it rains, book the gym" and "If it does not rain, book the park run" as two
+    steps, a small model did both: the loop asks for each step's tool in turn. As one
+    step it does the branch that applies. Unchanged when no step follows an "If ..." step
+    with its other branch ("Otherwise ...", "If not ...", "If it is not ..."), or when a
+    task refers to others by number (``depends_on``, ``parent``).
+    """
+    tasks = request.tasks
+    if any(t.depends_on or t.parent is not None for t in tasks):
+        return request
+    joined: list[StepSpec] = []
+    for task in tasks:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and _IF.match(last.description)
+            and not _ELSE.match(last.description)
+            and _ELSE.match(task.description)
+            and not (last.requires_approval or task.requires_approval)
+        ):
+            text = f"{last.description.rstrip(' .;')}; {task.description[:1].lower()}"
+            text += task.description[1:]
+            if len(text) <= _JOINED_CHARS:
+                joined[-1] = StepSpec(text)
+                continue
+        joined.append(task)
+    return request if len(joined) == len(tasks) else NewPlan(tuple(joined))
 
 
 def open_steps(plan: Plan) -> list[str]:

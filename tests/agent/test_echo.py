@@ -248,3 +248,30 @@ async def test_a_task_about_the_plan_itself_is_left_out(tools: Any) -> None:
     assert log["notes"] == ["42"]
     recited = model.requests[1].messages[-1]["content"]  # the plan the model is shown
     assert "Mark done" not in recited and "2. Note" in recited
+
+
+async def test_a_plan_with_both_branches_of_a_condition_gets_them_as_one_step(
+    tools: Any,
+) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call(
+                "planner",
+                action="create_plan",
+                tasks=["Weather in Oslo", "If it rains, note 'umbrella'", "Otherwise note 'sun'"],
+            ),
+            call("weather", city="Oslo"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("notes", text="umbrella"),
+            call("planner", action="mark_done", step_index=[2]),
+            reply("It rains in Oslo: noted 'umbrella'."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False)
+    result = await agent.execute("Check Oslo's weather; if it rains note 'umbrella', else 'sun'.")
+    assert result.status is AgentStatus.COMPLETED and log["notes"] == ["umbrella"]
+    assert [s.description for s in result.plan.steps] == [
+        "Weather in Oslo",
+        "If it rains, note 'umbrella'; otherwise note 'sun'",
+    ]

@@ -88,3 +88,37 @@ def test_work_only_drops_tasks_about_the_plan_like_copies() -> None:
     assert [t.description for t in kept.tasks] == ["Read inventory.txt", "Write order.txt"]
     only = NewPlan((StepSpec("Read the plan"), StepSpec("Mark done")))
     assert planning.work_only(only, lambda _: False) is only  # never an empty plan
+
+
+def test_joined_branches_puts_a_condition_and_its_other_branch_in_one_step() -> None:
+    from taskforce.plan.requests import NewPlan
+    from taskforce.plan.specs import StepSpec
+
+    def plan(*texts: str) -> NewPlan:
+        return NewPlan(tuple(StepSpec(t) for t in texts))
+
+    rain = plan(
+        "Check the weather in London",
+        "If it is raining, add 'Indoor gym' to my calendar.",
+        "If it is not raining, add 'Park run' instead",
+        "Email Bob",
+    )
+    assert [t.description for t in planning.joined_branches(rain).tasks] == [
+        "Check the weather in London",
+        "If it is raining, add 'Indoor gym' to my calendar; if it is not raining, add 'Park "
+        "run' instead",
+        "Email Bob",
+    ]
+    others = (
+        "Otherwise email him",
+        "Else save 'within budget'",
+        "If not, send a note",
+        "If there are no apples, order some",
+        "If it isn't cold, pack light",
+    )
+    for other in others:
+        assert len(planning.joined_branches(plan("If it is cold, pack a coat", other)).tasks) == 1
+    unrelated = plan("If it rains, take an umbrella", "If it is cold, take a coat")
+    assert planning.joined_branches(unrelated) is unrelated  # two conditions, both may hold
+    numbered = NewPlan((StepSpec("If it rains, A"), StepSpec("Otherwise B", depends_on=(1,))))
+    assert planning.joined_branches(numbered) is numbered
