@@ -16,10 +16,9 @@ A short goal can still be several steps, whatever its score; :func:`is_multi_ste
 its shape instead (quoted text left out): two or more clauses that each open with a
 different action verb ("Convert 5 km to miles, then email the result to Bob"), a
 sequencing word next to an action ("... and then ..."), a question followed by an
-action on its answer ("What's the weather in Rome? Email it to Alice."), an action on a
-fact about a named someone, which must be looked up first ("Save Frank's phone number in
-a note"), the same action over a series or a quantifier ("the weather in Oslo, Rome and
-Paris", "each of", "both") or a list.
+action on its answer ("What's the weather in Rome? Email it to Alice."), the same action
+over a series or a quantifier ("the weather in Oslo, Rome and Paris", "each of", "both")
+or a list.
 """
 
 from __future__ import annotations
@@ -178,19 +177,6 @@ def _asks_then_acts(text: str) -> bool:
     return any(set(clause_verbs(s)) - _ANSWER_VERBS for s in sentences)
 
 
-_SOMEONES = re.compile(r"\b[A-Z][^\W\d_]+['\u2019]s\s+[a-z]")
-"""A fact about a named someone ("Frank's phone number"): to act on it, look it up first."""
-
-
-def _acts_on_someones(text: str, verbs: list[str]) -> bool:
-    """Whether `text` orders an action on a fact about a named someone, to be looked up.
-
-    "Save Frank's phone number in a note" is a lookup, then the note; a question ("What
-    is Carol's phone number?") is the lookup alone.
-    """
-    return "?" not in text and bool(set(verbs) - _ANSWER_VERBS) and bool(_SOMEONES.search(text))
-
-
 def _several_steps(goal: str, signals: ComplexityBreakdown) -> bool:
     """:func:`is_multi_step` from the goal's already analysed `signals`."""
     verbs = clause_verbs(goal)
@@ -199,9 +185,7 @@ def _several_steps(goal: str, signals: ComplexityBreakdown) -> bool:
     if not isinstance(goal, str):
         return False
     text = _QUOTED.sub(" ", goal[:MAX_ANALYSED_CHARS])
-    if verbs and (
-        _SEQUENCE.search(text) or _asks_then_acts(text) or _acts_on_someones(text, verbs)
-    ):
+    if verbs and (_SEQUENCE.search(text) or _asks_then_acts(text)):
         return True
     return bool(verbs or _WORD.search(text)) and bool(
         _QUANTIFIER.search(text) or _SERIES.search(text)

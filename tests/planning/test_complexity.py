@@ -93,8 +93,6 @@ SHORT_MULTI_STEP = [
     "What's the weather in Rome? Email it to Alice.",  # a question, then an action on it
     "Is it raining in London? If so, add 'Indoor gym' to my calendar.",
     "Which is warmer, Madrid or Cairo? Save the warmer city in a note.",
-    "Save Frank's phone number in a note titled 'frank'.",  # look it up, then save it
-    "Email Dave's address to Erin.",
 ]
 SHORT_SINGLE_STEP = [
     "Send an email to mo@example.org asking whether the report is ready.",
@@ -108,9 +106,6 @@ SHORT_SINGLE_STEP = [
     "What is the weather in Oslo? Tell me in one word.",  # the second sentence only answers
     "Can you convert 42 km to miles? Thanks!",
     "Email Bob asking 'Is the report ready? Send it over.'",  # the question is quoted
-    "What is Carol's phone number?",  # the lookup alone
-    "Tell me Frank's city.",  # an answer, not an action
-    'Save a note titled "wifi" with the text "Ana\'s password: tulip42".',  # quoted
 ]
 
 
