@@ -19,5 +19,5 @@ SUITE = Suite(
     "holdout",
     (*SINGLE, *CHAINS, *CONDITIONAL, *FAN_OUT, *LONG),
     description="24 held-out errands, mostly over other tools (shop, bank, clock, to-do "
-    "list, recipes; 4 single-step): never tuned on.",
+    "list, recipes; 4 single-step): written after the built-in suite's tuning.",
 )

@@ -1,7 +1,7 @@
 """The held-out suite's world: other tools than the built-in suite's, over state of their own.
 
 The built-in suite's kits (calculator, currency, weather, notes, contacts, email, files,
-calendar) are joined by kits the agent was never tuned on: ``shop`` (stock and orders),
+calendar) are joined by kits the agent was not tuned on: ``shop`` (stock and orders),
 ``bank`` (two accounts and transfers), ``clock`` (local times and time conversion at
 fixed offsets), ``todo`` (the user's own to-do list, which an agent must not confuse with
 its plan) and ``recipes`` (ingredients for a number of servings). Deterministic; errors
