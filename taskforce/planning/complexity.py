@@ -163,17 +163,25 @@ def is_multi_step(goal: str) -> bool:
 
 _ANSWER_VERBS = frozenset(["tell", "give", "show", "say", "reply", "answer", "explain"])
 """Verbs that only answer: "What is X? Tell me in words." is one step, not two."""
-_QUESTION = re.compile(r"[^.!?\n]*[^\W_][^.!?\n]*\?")
+_PIECE = re.compile(r"[^.!?\n]*(?:[.!?\n]|$)")
+"""A run of text up to and including its end mark; one pass, no backtracking."""
+_ALNUM = re.compile(r"[^\W_]")
 
 
 def _asks_then_acts(text: str) -> bool:
     """Whether `text` asks a question, and orders an action in another sentence.
 
     "What's the weather in Rome? Email it to Alice." (`text` has its quotes left out.)
+    A question is a piece of text with a letter or digit that ends in "?". The text is
+    cut into pieces in one pass: a pattern that searched for a question directly took
+    minutes on 10,000 characters with no "?" in them.
     """
-    if not _QUESTION.search(text):
+    pieces = _PIECE.findall(text)
+    asks = [p.endswith("?") and _ALNUM.search(p) is not None for p in pieces]
+    if not any(asks):
         return False
-    sentences = [s for s in _SENTENCE.split(_QUESTION.sub(" ", text)) if s.strip()]
+    rest = " ".join(p for p, asked in zip(pieces, asks, strict=True) if not asked)
+    sentences = [s for s in _SENTENCE.split(rest) if s.strip()]
     return any(set(clause_verbs(s)) - _ANSWER_VERBS for s in sentences)
 
 

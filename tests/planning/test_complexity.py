@@ -66,6 +66,19 @@ def test_huge_input_is_bounded() -> None:
     assert 0.0 <= estimate_complexity("and then send " * 1_000_000) <= 1.0
 
 
+@pytest.mark.parametrize(
+    ("goal", "several"),
+    [
+        ("a" * 10_000, False),  # no question: a backtracking search for one took minutes
+        ("a b " * 2_500, False),
+        ("Is it late? " * 1_000, False),  # questions only, no action
+        ("Is it late? " * 800 + "Email Bob the time.", True),  # within the first 10,000
+    ],
+)
+def test_a_long_goal_is_read_for_questions_in_one_pass(goal: str, several: bool) -> None:
+    assert is_multi_step(goal) is several
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=300))
 def test_score_is_in_range_and_deterministic(goal: str) -> None:
