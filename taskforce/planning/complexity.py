@@ -137,7 +137,9 @@ next lastly i we me for
 _FILLER = frozenset(_FILLER_TEXT.split())
 _SEQUENCE = re.compile(rf"\b(?:{_SEQUENCE_WORDS})\b", re.IGNORECASE)
 _QUANTIFIER = re.compile(r"\b(?:each|every|both|all\s+(?:of|the|\d+|three|four|five))\b", re.I)
-_SERIES = re.compile(r"[^,;:\n]+,[^,;:\n]+,?\s+(?:and|&)\s+\S", re.IGNORECASE)
+_SERIES = re.compile(r"(?:^|(?<=[,;:\n]))[^,;:\n]+,[^,;:\n]+,?\s+(?:and|&)\s+\S", re.IGNORECASE)
+"""Tried only where a run of text starts (a match inside a run is one from its start), so a
+long run without commas is scanned once, not once for each of its characters."""
 
 
 def clause_verbs(goal: str) -> list[str]:
