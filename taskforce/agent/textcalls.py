@@ -52,7 +52,7 @@ def calls_in_text(text: str | None, tools: Collection[str], turn: int) -> tuple[
 def _calls_in_block(body: str, tools: Collection[str]) -> list[tuple[str, dict[str, Any]]]:
     try:
         value = json.loads(body.strip())
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the interpreter's limit
         return []
     items = value if isinstance(value, list) else [value]
     calls = [_call(item, tools) for item in items]
@@ -71,7 +71,7 @@ def _call(item: Any, tools: Collection[str]) -> tuple[str, dict[str, Any]] | Non
     if isinstance(args, str):
         try:
             args = json.loads(args) if args.strip() else {}
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
     return (name, args) if isinstance(args, dict) else None
 

@@ -62,7 +62,7 @@ def _agent_options() -> set[str]:
 def _value(text: str) -> Any:
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
 
 

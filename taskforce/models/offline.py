@@ -75,7 +75,7 @@ def _text(content: Any) -> str:
 def _as_dict(content: Any) -> dict[str, Any]:
     try:
         value = json.loads(_text(content))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 

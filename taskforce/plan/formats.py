@@ -314,6 +314,8 @@ def _entries(
             data = json.loads(data)
         except json.JSONDecodeError as exc:
             raise PlanError(f"{what} is not valid JSON: {exc.msg}") from exc
+        except RecursionError as exc:
+            raise PlanError(f"{what} nests lists or objects too deeply") from exc
     if isinstance(data, Mapping):
         if key not in data:
             raise PlanError(f"{what} has no {key!r} list")

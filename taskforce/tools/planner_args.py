@@ -48,6 +48,9 @@ def _json_list(value: Any) -> Any:
             return json.loads(value)
         except json.JSONDecodeError as exc:
             raise ValueError(f"looks like a JSON list but does not parse: {exc.msg}") from exc
+        except RecursionError as exc:  # "[[[[..." deeper than the interpreter's limit
+            message = "looks like a JSON list but nests too deeply; send a flat list"
+            raise ValueError(message) from exc
     if value is not None and not isinstance(value, list | tuple | dict):
         return [value]
     return value

@@ -44,6 +44,8 @@ def test_anything_else_stays_an_answer() -> None:
         "```json\n491.0\n```",
         f"Here you go:\n{FENCED}",  # prose around the call: an answer that quotes one
         '{"name": "weather", "arguments": [1, 2]}',
+        '{"name": ' * 3_000,  # nested past the interpreter's limit: no RecursionError
+        '{"name": "weather", "arguments": "' + "[" * 5_000 + '"}',
         "",
         None,
     ):

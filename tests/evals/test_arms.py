@@ -40,3 +40,8 @@ def test_arms_defined_by_the_suite() -> None:
 def test_mistakes_are_named(text: str, message: str) -> None:
     with pytest.raises(ConfigurationError, match=message):
         parse_arms(text)
+
+
+def test_a_value_nested_past_the_interpreters_limit_stays_text() -> None:
+    (arm,) = parse_arms("x=planner+max_finish_reminders=" + "[" * 5_000)
+    assert arm.options["max_finish_reminders"] == "[" * 5_000

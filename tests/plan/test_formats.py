@@ -360,6 +360,7 @@ def test_hostile_text_stays_one_clean_line_in_every_format() -> None:
     ("convert", "data", "message"),
     [
         (conv.from_codex, "{not json", "not valid JSON"),
+        (conv.from_codex, "[" * 5_000, "nests lists or objects too deeply"),
         (conv.from_codex, [], "must be an object with 'plan'"),
         (conv.from_codex, {"steps": []}, "has no 'plan' list"),
         (conv.from_codex, {"plan": "a, b"}, "must be a list"),

@@ -345,6 +345,24 @@ async def test_every_mutation_bumps_version_and_reads_do_not() -> None:
     assert tool.get_state()["version"] == 3
 
 
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ({"action": "create_plan", "tasks": "[" * 5_000}, "tasks"),
+        ({"action": "update_plan", "add_steps": "[" * 5_000}, "add_steps"),
+    ],
+)
+async def test_a_list_nested_past_the_interpreters_limit_is_refused(
+    args: dict[str, Any], field: str
+) -> None:
+    tool = await make("Get the weather")
+    before = tool.get_state()
+    result = await tool.execute(**args)
+    assert result["success"] is False
+    assert f"{field}: looks like a JSON list but nests too deeply" in result["error"]
+    assert tool.get_state() == before
+
+
 async def test_hostile_text_cannot_break_the_list() -> None:
     tool = await make(
         "line one\nline two",
