@@ -27,6 +27,7 @@ from pydantic import (
 )
 
 from taskforce.errors import ToolInputError
+from taskforce.tools.arguments import ArgumentsError, decode_arguments
 from taskforce.tools.base import compact_schema
 from taskforce.tools.strict import nullable, to_strict
 
@@ -45,12 +46,11 @@ def _json_list(value: Any) -> Any:
     """Accept `'["a", "b"]'` for a list, and a single item for a one-item list."""
     if isinstance(value, str) and value.strip().startswith("["):
         try:
-            return json.loads(value)
+            return decode_arguments(value)  # bounded: "[[[[..." is refused, not a RecursionError
+        except ArgumentsError as exc:
+            raise ValueError(f"looks like a JSON list but {exc}") from exc
         except json.JSONDecodeError as exc:
             raise ValueError(f"looks like a JSON list but does not parse: {exc.msg}") from exc
-        except RecursionError as exc:  # "[[[[..." deeper than the interpreter's limit
-            message = "looks like a JSON list but nests too deeply; send a flat list"
-            raise ValueError(message) from exc
     if value is not None and not isinstance(value, list | tuple | dict):
         return [value]
     return value
