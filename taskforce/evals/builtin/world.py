@@ -21,7 +21,10 @@ from taskforce.errors import ToolInputError
 from taskforce.tools.base import ToolProtocol
 from taskforce.tools.function import FunctionTool
 
-__all__ = ["CONTACTS", "KITS", "RATES", "WEATHER", "ToyWorld"]
+__all__ = ["CONTACTS", "KITS", "RATES", "WEATHER", "KitTable", "ToyWorld"]
+
+KitTable = tuple[Mapping[str, Callable[[Any], list[Callable[..., Any]]]], Set[str]]
+"""A kind of world's kits (name -> the function making its tools) and its read-only tools."""
 
 RATES = {"USD": 1.0, "EUR": 0.9, "GBP": 0.8, "JPY": 150.0, "CHF": 0.88, "NOK": 10.5}
 """Units of each currency per US dollar (fixed, so results are reproducible)."""
@@ -101,7 +104,7 @@ class ToyWorld:
             for fn in kits[kit](self)
         ]
 
-    def kit_table(self) -> tuple[Mapping[str, Callable[[Any], list[Callable[..., Any]]]], Set[str]]:
+    def kit_table(self) -> KitTable:
         """The kits this kind of world knows (name -> its tools), and the read-only tools."""
         return KITS, READ_ONLY
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from taskforce.errors import ToolInputError
 from taskforce.evals.builtin.world import KITS as BUILTIN_KITS
 from taskforce.evals.builtin.world import READ_ONLY as BUILTIN_READ_ONLY
-from taskforce.evals.builtin.world import ToyWorld
+from taskforce.evals.builtin.world import KitTable, ToyWorld
 
 __all__ = ["BALANCES", "KITS", "NOW_UTC", "OFFSETS", "READ_ONLY", "RECIPES", "STOCK", "ShopWorld"]
 
@@ -72,7 +72,7 @@ class ShopWorld(ToyWorld):
     balances: dict[str, float] = field(default_factory=lambda: dict(BALANCES))
     todos: list[dict[str, Any]] = field(default_factory=list)
 
-    def kit_table(self) -> tuple[Mapping[str, Callable[[Any], list[Callable[..., Any]]]], Set[str]]:
+    def kit_table(self) -> KitTable:
         """The built-in kits and this world's own."""
         return KITS, READ_ONLY
 
