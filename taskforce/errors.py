@@ -36,7 +36,12 @@ class InvalidSessionIdError(UserError):
 
 
 class FileAccessError(UserError):
-    """A file the user named cannot be read or written (Plan.md import and export)."""
+    """A file the user named cannot be read or written (Plan.md import and export, eval files)."""
+
+    @classmethod
+    def of(cls, exc: OSError, what: str) -> FileAccessError:
+        """The error for `what` (e.g. "cannot write 'out.md'") failing with `exc`: its reason."""
+        return cls(f"{what}: {exc.strerror or str(exc) or type(exc).__name__}")
 
 
 # --- the model is at fault ----------------------------------------------------------------

@@ -39,7 +39,8 @@ EXIT_CODES_HELP = (
     "or bad model name; 3 model provider error; 4 database error; 5 stopped at --max-steps "
     "with steps open; 6 paused: a call waits for approval (taskforce approve/reject SESSION); "
     "7 incomplete: the model finished with plan steps still open; 8 a file cannot be read "
-    "or written (plan export -o, plan import); 130 interrupted. "
+    "or written (plan export -o, plan import, eval's --results, --json, --report, --notes); "
+    "130 interrupted. "
     "`taskforce --debug COMMAND ...` shows tracebacks."
 )
 

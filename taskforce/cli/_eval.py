@@ -17,11 +17,11 @@ from rich.table import Table
 
 from taskforce.cli._safe import cell, one_line
 from taskforce.cli._settings import _key_var, missing_key
-from taskforce.errors import ConfigurationError
-from taskforce.plan.text import plural
+from taskforce.errors import ConfigurationError, FileAccessError
+from taskforce.plan.text import plural, scrub
 
 if TYPE_CHECKING:
-    from taskforce.evals import EvalResult, Progress, Summary
+    from taskforce.evals import EvalResult, Progress, ResultStore, Summary
     from taskforce.evals.runner import ModelFactory
 
 DEFAULT_RESULTS = "taskforce-eval.jsonl"
@@ -117,14 +117,19 @@ def model_factory(options: EvalOptions) -> tuple[ModelFactory, dict[str, Any]]:
 
 
 def run_eval(options: EvalOptions, console: Console) -> int:
-    """Run (or resume) the evaluation; print tables; write JSON and the report. Exit code."""
+    """Run (or resume) the evaluation; print tables; write JSON and the report. Exit code.
+
+    The files it will write or read besides the results are checked first, so a mistake
+    in one of them is found before an evaluation of hours, not after it.
+    """
     from taskforce.evals import ResultStore, RunSettings, evaluate, load_suite
 
     command = command_line(options)
+    if options.report_only and options.report is None:
+        raise ConfigurationError("--report-only needs --report FILE")
+    notes = check_files(options)
     if options.report_only:
-        if options.report is None:
-            raise ConfigurationError("--report-only needs --report FILE")
-        write_report(options, command)
+        write_report(options, command, notes, console)
         console.print(f"Report: {options.report} (from stored results; nothing run)")
         return 0
     suite = load_suite(options.suite)
@@ -151,15 +156,66 @@ def run_eval(options: EvalOptions, console: Console) -> int:
                 meta=meta,
             )
         )
+    warn_damaged(store, console, "a run one held ran again")
     console.print(f"{plural(result.ran, 'run')} made, {result.reused} found in {options.results}")
     summary_table(result.summary, console)
     if options.json_path is not None:
         write_json(result, options.json_path)
         console.print(f"JSON results: {options.json_path}")
     if options.report is not None:
-        write_report(options, command)
+        write_report(options, command, notes, console)
         console.print(f"Report: {options.report}")
     return 0
+
+
+def check_files(options: EvalOptions) -> str:
+    """Refuse unusable file options before anything runs; the text of --notes ("" if none).
+
+    Raises:
+        FileAccessError: --notes cannot be read as text, --json or --report is a folder,
+            or --report-only has no results to report (no --results file, no --baseline).
+    """
+    for flag, path in (("--json", options.json_path), ("--report", options.report)):
+        if path is not None and path.is_dir():
+            raise FileAccessError(f"{flag} {str(path)!r} is a folder; give a file path")
+    if options.report_only:
+        needed = [("--baseline", options.baseline)] if options.baseline else []
+        needed += [] if options.baseline else [("--results", options.results)]
+        for flag, path in needed:  # without a baseline, the results are all there is
+            if path is not None and not path.is_file():
+                raise FileAccessError(f"{flag} {str(path)!r}: no such file, so nothing to report")
+    if options.notes is None:
+        return ""
+    try:
+        return options.notes.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileAccessError(f"--notes {str(options.notes)!r} is not UTF-8 text") from exc
+    except OSError as exc:
+        raise FileAccessError.of(exc, f"cannot read --notes {str(options.notes)!r}") from exc
+
+
+def warn_damaged(store: ResultStore, console: Console, effect: str) -> None:
+    """Say which lines of a results file were skipped as damaged (they stay in the file)."""
+    if store.damaged:
+        shown = ", ".join(map(str, store.damaged[:10])) + (
+            ", ..." if len(store.damaged) > 10 else ""
+        )
+        console.print(
+            f"warning: {plural(len(store.damaged), 'damaged line')} in {one_line(store.path)} "
+            f"skipped (line {shown}): not UTF-8, not JSON or not a run; {effect}, and the "
+            "lines stay in the file",
+            markup=False,
+            highlight=False,
+        )
+
+
+def _write(flag: str, path: Path, text: str) -> None:
+    """Write `text` to `path` (its folder made first); FileAccessError naming `flag`."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise FileAccessError.of(exc, f"cannot write {flag} {str(path)!r}") from exc
 
 
 def write_json(result: EvalResult, path: Path) -> None:
@@ -168,24 +224,31 @@ def write_json(result: EvalResult, path: Path) -> None:
         "summary": result.summary.as_dict(),
         "runs": [r.as_dict(transcript=False) for r in result.records],
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from a model: written escaped
+            text = json.dumps(data, indent=2, default=str)
+    _write("--json", path, text + "\n")
 
 
-def write_report(options: EvalOptions, command: str) -> None:
+def write_report(options: EvalOptions, command: str, notes: str, console: Console) -> None:
     """The Markdown report of the results file (and the baseline file, when named)."""
     from taskforce.evals import ResultStore, render_report
 
     same = options.baseline is not None and options.baseline.resolve() == options.results.resolve()
-    current = [] if same else ResultStore(options.results).latest()
-    baseline = ResultStore(options.baseline).latest() if options.baseline else []
-    notes = options.notes.read_text(encoding="utf-8") if options.notes else ""
+    stores = [ResultStore(p) for p in ([] if same else [options.results])]
+    stores += [ResultStore(options.baseline)] if options.baseline else []
+    current = stores[0].latest() if not same else []
+    baseline = stores[-1].latest() if options.baseline else []
+    for store in stores:
+        warn_damaged(store, console, "the report leaves them out")
     text = render_report(
         current, baseline, command=command, baseline_path=options.baseline,
         current_path=None if same else options.results, notes=notes,
     )  # fmt: skip
-    options.report.parent.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
-    options.report.write_text(text, encoding="utf-8")  # type: ignore[union-attr]
+    _write("--report", options.report, scrub(text))  # type: ignore[arg-type]
 
 
 def summary_table(summary: Summary, console: Console) -> None:

@@ -14,7 +14,10 @@ from taskforce.cli._options import ApiBaseOpt, ModelOpt, PlainOpt
 def eval_command(
     ctx: typer.Context,
     suite: Annotated[
-        str, typer.Option("--suite", help="builtin, bfcl-multi-turn, or a .py file (see --list).")
+        str,
+        typer.Option(
+            "--suite", help="builtin, holdout, bfcl-multi-turn, or a .py file (see --list)."
+        ),
     ] = "builtin",
     model: ModelOpt = None,
     api_base: ApiBaseOpt = None,

@@ -49,8 +49,7 @@ def _file_errors(path: Path, verb: str) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        reason = exc.strerror or str(exc) or type(exc).__name__
-        raise FileAccessError(f"cannot {verb} {str(path)!r}: {reason}") from exc
+        raise FileAccessError.of(exc, f"cannot {verb} {str(path)!r}") from exc
 
 
 def export_plan(

@@ -74,6 +74,67 @@ def test_mistakes_are_one_clear_line(
     assert message in result.output and "Traceback" not in result.output
 
 
+def test_file_mistakes_are_found_before_anything_runs(cli: Invoke, tmp_path: Path) -> None:
+    results, folder = tmp_path / "r.jsonl", tmp_path / "out"
+    folder.mkdir()
+    (tmp_path / "latin1.md").write_bytes(b"caf\xe9\n")
+    base = ["eval", "--model", "reference", "--limit", "1", "--results", str(results)]
+    for args, message in [
+        (["--json", str(folder)], f"--json '{folder}' is a folder"),
+        (["--report", str(folder)], f"--report '{folder}' is a folder"),
+        (["--notes", str(tmp_path / "missing.md"), "--report", str(tmp_path / "e.md")],
+         "missing.md': No such file or directory"),
+        (["--notes", str(tmp_path / "latin1.md"), "--report", str(tmp_path / "e.md")],
+         "latin1.md' is not UTF-8 text"),
+    ]:  # fmt: skip
+        result = cli(*base, *args)
+        assert result.exit_code == 8, result.output
+        assert message in " ".join(result.output.split()) and "Traceback" not in result.output
+        assert not results.exists()  # refused before the first run
+    nothing = cli("eval", "--report-only", "--report", str(tmp_path / "e.md"),
+                  "--results", str(tmp_path / "none.jsonl"))  # fmt: skip
+    assert nothing.exit_code == 8 and "no such file, so nothing to report" in nothing.output
+    assert not (tmp_path / "e.md").exists()
+    ran = cli(*base)
+    assert ran.exit_code == 0 and "2 runs made" in ran.output
+    report, none = str(tmp_path / "e.md"), str(tmp_path / "none.jsonl")
+    only_baseline = cli("eval", "--report-only", "--report", report, "--baseline", str(results),
+                        "--results", none)  # fmt: skip
+    assert only_baseline.exit_code == 0, only_baseline.output
+    assert "Not recorded yet" in (tmp_path / "e.md").read_text()  # current: none yet
+
+
+def test_damaged_result_lines_are_named_not_fatal(cli: Invoke, tmp_path: Path) -> None:
+    results = tmp_path / "r.jsonl"
+    base = ["eval", "--model", "reference", "--limit", "1", "--results", str(results)]
+    assert cli(*base).exit_code == 0
+    results.write_bytes(b"\xff\xfe\n" + results.read_bytes() + b"not json\n")
+    again = cli(*base, "--report", str(tmp_path / "e.md"))
+    text = " ".join(again.output.split())
+    assert again.exit_code == 0, again.output
+    assert "0 runs made, 2 found" in text
+    assert "warning: 2 damaged lines in" in text and "(line 1, 4)" in text
+    assert "a run one held ran again" in text and "the report leaves them out" in text
+    assert results.read_bytes().startswith(b"\xff\xfe\n")  # kept as it was
+
+
+def test_a_report_of_unencodable_text_is_written(cli: Invoke, tmp_path: Path) -> None:
+    from taskforce.evals import ResultStore
+    from taskforce.evals.record import RunRecord
+
+    results, report = tmp_path / "r.jsonl", tmp_path / "e.md"
+    assert (
+        cli("eval", "--model", "reference", "--limit", "1", "--results", str(results)).exit_code
+        == 0
+    )
+    data = ResultStore(results).latest()[0].as_dict()
+    data["key"]["mission"] = "half-a-pair-\ud83d"  # e.g. from a user's suite file
+    ResultStore(results).add(RunRecord.from_dict(data))
+    done = cli("eval", "--report-only", "--report", str(report), "--results", str(results))
+    assert done.exit_code == 0, done.output
+    assert "half-a-pair-\ufffd" in report.read_text(encoding="utf-8")
+
+
 def test_a_litellm_model_over_http(db_url: str, tmp_path: Path) -> None:
     with FakeOpenAIServer() as server:
         server.script(
