@@ -17,7 +17,7 @@ from rich.table import Table
 
 from taskforce.cli._safe import cell, one_line
 from taskforce.cli._settings import _key_var, missing_key
-from taskforce.errors import ConfigurationError, FileAccessError
+from taskforce.errors import ConfigurationError, FileAccessError, ProviderError
 from taskforce.plan.text import plural, scrub
 
 if TYPE_CHECKING:
@@ -142,20 +142,27 @@ def run_eval(options: EvalOptions, console: Console) -> int:
     meta = {"argv": command, "temperature": options.temperature, "setup": options.setup or "",
             **settings_of_model}  # fmt: skip
     with _progress(console, options.plain) as on_progress:
-        result = asyncio.run(
-            evaluate(
-                suite,
-                factory,
-                arms=options.arms,
-                repeat=options.repeat,
-                missions=options.missions,
-                limit=options.limit,
-                settings=settings,
-                results=store,
-                on_progress=on_progress,
-                meta=meta,
+        try:
+            result = asyncio.run(
+                evaluate(
+                    suite,
+                    factory,
+                    arms=options.arms,
+                    repeat=options.repeat,
+                    missions=options.missions,
+                    limit=options.limit,
+                    settings=settings,
+                    results=store,
+                    on_progress=on_progress,
+                    meta=meta,
+                )
             )
-        )
+        except ProviderError as exc:  # the run it stopped is not stored: a rerun makes it
+            raise type(exc)(
+                f"{exc}; the evaluation stopped there: the runs finished before are stored in "
+                f"{str(options.results)!r}, and the same command resumes",
+                retryable=exc.retryable,
+            ) from exc
     warn_damaged(store, console, "a run one held ran again")
     console.print(f"{plural(result.ran, 'run')} made, {result.reused} found in {options.results}")
     summary_table(result.summary, console)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER
+from taskforce.errors import ProviderError
 from taskforce.models.base import Message, Model, ModelResponse, ModelWrapper, ToolSpec, Usage
 
 __all__ = ["PLANNING_PARTS", "MeteredModel", "TokenSplit"]
@@ -89,6 +90,8 @@ class MeteredModel(ModelWrapper):
     def __init__(self, inner: Model) -> None:
         super().__init__(inner)
         self.split = TokenSplit()
+        self.failure: ProviderError | None = None
+        """The provider's last failure (the agent may have gone on after it)."""
         self._sizes: dict[str, int] = {}
 
     async def complete(
@@ -96,7 +99,11 @@ class MeteredModel(ModelWrapper):
     ) -> ModelResponse:
         """Measure the request, then let the inner model answer it."""
         self._measure(messages, tools)
-        response = await self.inner.complete(messages, tools)
+        try:
+            response = await self.inner.complete(messages, tools)
+        except ProviderError as exc:
+            self.failure = exc
+            raise
         self.split.usage += response.usage
         self.split.estimated_output += self.inner.count_tokens([response.to_message()], [])
         return response

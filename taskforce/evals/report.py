@@ -31,7 +31,10 @@ _DEFINITIONS = """\
   rule (`taskforce.agent.planning.needs_tool`) decides which steps those are. A repeated call
   answered with the result of an earlier run counts as a run only when that earlier run
   backs no DONE step yet (the model did a later step's call early).
-- **crashes**: runs that ended in a provider error, a crash or the wall-time limit.
+- **crashes**: runs that ended in an error of the model's (a reply the provider could not
+  parse, a prompt too big for the window), a crash or the wall-time limit. A run the
+  provider itself failed (unreachable, refusing the key or the model) is not judged: the
+  evaluation stops there, and the same command resumes it.
 - **planning share**: the share of input tokens spent on the planner's tool definition,
   planner calls and results, `[Plan update]` recitations and plan reminders. Each request
   is split with the model's `count_tokens` (tiktoken for litellm models, an estimate for

@@ -19,7 +19,12 @@ from typing import Any
 
 from taskforce.agent import AgentEvent, AgentResult, LeanAgent
 from taskforce.agent.planning import needs_tool
-from taskforce.errors import ConfigurationError
+from taskforce.errors import (
+    ConfigurationError,
+    ContextWindowExceededError,
+    MalformedReplyError,
+    ProviderError,
+)
 from taskforce.evals.arms import Arm
 from taskforce.evals.meter import MeteredModel
 from taskforce.evals.mission import Mission, MultiTurnWorld
@@ -101,12 +106,19 @@ async def run_mission(
 ) -> RunRecord:
     """Run `mission` once in `arm` with `model`; never raises for the run's own failures.
 
-    Provider failures end the run as ``failed``, other exceptions as ``crashed``, the wall
-    limit as ``timeout``; each is recorded with its message. Cancellation propagates (an
+    The model's failures end the run as ``failed`` (a reply the provider cannot parse, a
+    prompt too big for the window), other exceptions as ``crashed``, the wall limit as
+    ``timeout``; each is recorded with its message. Cancellation propagates (an
     interrupted evaluation resumes this run later).
+
+    Raises:
+        ConfigurationError: the mission's world cannot be made (a bug in its suite).
+        ProviderError: the run failed because the provider did (unreachable, timing out
+            after its retries, refusing the key or the model): such a run says nothing
+            about the model or the arm, so it is not judged, and not stored, but raised.
     """
     record = RunRecord(key=key, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
-    world = mission.world()
+    world, tools = _world_of(mission)
     metered = MeteredModel(model)
     events: list[dict[str, Any]] = []
     tally = TickTally()
@@ -137,7 +149,7 @@ async def run_mission(
             events.append({"kind": kind, **data})
 
     agent = LeanAgent(
-        model=metered, tools=list(world.tools()), max_steps=settings.max_steps,
+        model=metered, tools=tools, max_steps=settings.max_steps,
         context_window=settings.context_window, on_event=on_event, **dict(arm.options),
     )  # fmt: skip
     session_id = uuid.uuid4().hex
@@ -160,6 +172,9 @@ async def run_mission(
     except Exception as exc:
         record.status = "crashed"
         record.errors.append(f"crash: {type(exc).__name__}: {exc}"[:2000])
+    failure = metered.failure
+    if record.status == "failed" and failure is not None and _not_the_models(failure):
+        raise failure
     record.seconds = round(time.monotonic() - started, 2)
     answer = result.final_message if result is not None and not result.error else ""
     await _finish(record, mission, world, agent, metered, answer, session_id, events)
@@ -204,6 +219,22 @@ async def _finish(
         "events": events,
         "world": _describe(world),
     }
+
+
+def _world_of(mission: Mission) -> tuple[Any, list[Any]]:
+    """A fresh world of `mission` and its tools; a failure is the suite's, named."""
+    try:
+        world = mission.world()
+        return world, list(world.tools())
+    except Exception as exc:
+        raise ConfigurationError(
+            f"mission {mission.id!r}: its world could not be made ({type(exc).__name__}: {exc})"
+        ) from exc
+
+
+def _not_the_models(failure: ProviderError) -> bool:
+    """Whether the provider failed for a reason of its own (not the model's reply or size)."""
+    return not isinstance(failure, MalformedReplyError | ContextWindowExceededError)
 
 
 def _describe(world: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,23 @@ def test_a_litellm_model_over_http(db_url: str, tmp_path: Path) -> None:
     assert record["meta"]["max_tokens"] == 1024  # the report states the cap
     assert record["key"]["model"] == "openai/tiny"
     assert "1/1 weather-lisbon [none#0]: solved" in run.stderr  # plain progress off a terminal
+
+
+def test_a_server_that_is_down_stops_the_evaluation_unrecorded(db_url: str, tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    results = tmp_path / "r.jsonl"
+    run = run_bin(
+        ["eval", "--model", "openai/tiny", "--api-base", f"http://127.0.0.1:{port}/v1",
+         "--arms", "none", "--mission", "weather-lisbon", "--results", str(results)],
+        db_url, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 3, run.stderr
+    said = " ".join(run.stderr.split())
+    assert "model provider:" in said and "the same command resumes" in said
+    assert "Traceback" not in run.stderr + run.stdout
+    assert not results.exists()  # the run the outage stopped is made by the rerun
 
 
 def test_sampled_repeats_over_http(db_url: str, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from taskforce.errors import ConfigurationError
+from taskforce.errors import ConfigurationError, ProviderError
 from taskforce.evals import (
     Arm,
     Mission,
@@ -24,6 +24,7 @@ from taskforce.evals.builtin import SUITE
 from taskforce.evals.sampling import request_seed
 from taskforce.models.base import Model
 from taskforce.models.offline import OfflineModel
+from taskforce.testing import ScriptedModel
 from tests.evals.helpers import Sampler
 
 SMALL = Suite("small", SUITE.missions[:3])
@@ -71,6 +72,25 @@ async def test_an_interrupted_evaluation_resumes_where_it_stopped(tmp_path: Path
     for line in path.read_text().splitlines():
         if "torn" not in line:
             json.loads(line)
+
+
+async def test_a_provider_outage_stops_the_evaluation_and_a_rerun_resumes(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "r.jsonl"
+    down = SUITE.missions[1].id
+
+    def flaky(mission: Mission, arm: Arm) -> Model:  # the server goes away at mission 2
+        if mission.id == down:
+            return ScriptedModel([ProviderError("connection refused", retryable=True)])
+        return reference_model(mission, arm)
+
+    with pytest.raises(ProviderError, match="connection refused"):
+        await evaluate(SMALL, flaky, arms="none", results=path)
+    assert [r.key.mission for r in ResultStore(path).latest()] == [SUITE.missions[0].id]
+    back = await evaluate(SMALL, reference_model, arms="none", results=path)
+    assert (back.reused, back.ran) == (1, 2)  # the run the outage stopped is made now
+    assert [r.solved for r in back.records] == [True, True, True]
 
 
 async def test_other_settings_are_other_runs(tmp_path: Path) -> None:

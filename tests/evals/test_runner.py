@@ -5,8 +5,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from taskforce.errors import ContextWindowExceededError, ProviderError
-from taskforce.evals import RunSettings
+import pytest
+
+from taskforce.errors import (
+    ConfigurationError,
+    ContextWindowExceededError,
+    MalformedReplyError,
+    ProviderError,
+)
+from taskforce.evals import Mission, RunSettings
 from taskforce.evals.builtin import SUITE
 from taskforce.evals.runner import run_key, run_mission
 from taskforce.models.base import Message, ModelResponse, ToolSpec
@@ -105,12 +112,41 @@ async def test_an_unfinished_run_is_not_a_false_completion() -> None:
     assert not record.false_completion and record.turns == 3
 
 
-async def test_provider_failure_and_crash_are_recorded_not_raised() -> None:
-    failed = await run_script(CHAIN, [ProviderError("server down")])
+async def test_the_models_failures_and_a_crash_are_recorded_not_raised() -> None:
+    broken = MalformedReplyError("the model's reply could not be parsed")
+    failed = await run_script(CHAIN, [broken, broken])  # asked once more, broken again
     assert failed.status == "failed" and failed.crashed
-    assert "server down" in failed.errors[0] and failed.final_answer == ""
+    assert "could not be parsed" in failed.errors[0] and failed.final_answer == ""
     crashed = await run_script(CHAIN, [call("calculator", expression="1")])  # script runs out
     assert crashed.status == "crashed" and "ScriptExhaustedError" in crashed.errors[0]
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [ProviderError("connection refused (gave up after 3 attempts)", retryable=True),
+     ProviderError("authentication failed"), ProviderError("model or endpoint not found")],
+)  # fmt: skip
+async def test_a_run_the_provider_failed_is_raised_not_judged(failure: ProviderError) -> None:
+    with pytest.raises(ProviderError) as raised:
+        await run_script(CHAIN, [call("calculator", expression="17 * 23"), failure])
+    assert raised.value is failure  # the run says nothing about the model: not recorded
+
+
+async def test_a_failure_the_agent_got_over_does_not_stop_the_run() -> None:
+    record = await run_script(
+        CHAIN,
+        [ContextWindowExceededError("context length exceeded"), reply("I could not do it.")],
+    )
+    assert record.status == "completed" and record.overflows == 1 and not record.solved
+
+
+async def test_a_world_that_cannot_be_made_names_its_mission() -> None:
+    def broken_world() -> Any:
+        raise RuntimeError("no such table")
+
+    mission = Mission("broken-world", "Say hi", broken_world, lambda _w, _a: True)
+    with pytest.raises(ConfigurationError, match="mission 'broken-world': its world could not"):
+        await run_script(mission, [reply("hi")])
 
 
 async def test_context_overflows_are_counted() -> None:
