@@ -179,12 +179,23 @@ def check_files(options: EvalOptions) -> str:
     """Refuse unusable file options before anything runs; the text of --notes ("" if none).
 
     Raises:
-        FileAccessError: --notes cannot be read as text, --json or --report is a folder,
-            or --report-only has no results to report (no --results file, no --baseline).
+        FileAccessError: --notes cannot be read as text, --json or --report is a folder or
+            a file another option names (the results: writing would lose them), or
+            --report-only has no results to report (no --results file, no --baseline).
     """
-    for flag, path in (("--json", options.json_path), ("--report", options.report)):
-        if path is not None and path.is_dir():
+    outputs = [("--json", options.json_path), ("--report", options.report)]
+    inputs = [("--results", options.results), ("--baseline", options.baseline)]
+    inputs += [("--notes", options.notes)]
+    named: dict[Path, str] = {}
+    for flag, path in [*inputs, *outputs]:
+        if path is None:
+            continue
+        if (flag, path) in outputs and path.is_dir():
             raise FileAccessError(f"{flag} {str(path)!r} is a folder; give a file path")
+        same = named.get(path.resolve())
+        if same is not None and (flag, path) in outputs:  # writing it would lose what it holds
+            raise FileAccessError(f"{flag} {str(path)!r} is the {same} file too; give another file")
+        named.setdefault(path.resolve(), flag)
     if options.report_only:
         needed = [("--baseline", options.baseline)] if options.baseline else []
         needed += [] if options.baseline else [("--results", options.results)]

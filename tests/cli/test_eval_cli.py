@@ -98,6 +98,21 @@ def test_file_mistakes_are_found_before_anything_runs(cli: Invoke, tmp_path: Pat
     assert not (tmp_path / "e.md").exists()
     ran = cli(*base)
     assert ran.exit_code == 0 and "2 runs made" in ran.output
+    stored, notes = results.read_bytes(), tmp_path / "notes.md"
+    notes.write_text("# why\n")
+    for args, message in [  # an output over an input would lose what it holds
+        (["--json", str(results)], "--json '{}' is the --results file too"),
+        (["--report", str(tmp_path / "." / "r.jsonl")], "is the --results file too"),
+        (["--baseline", str(tmp_path / "b.jsonl"), "--report", str(tmp_path / "b.jsonl")],
+         "is the --baseline file too"),
+        (["--notes", str(notes), "--report", str(notes)], "is the --notes file too"),
+        (["--report", str(tmp_path / "x"), "--json", str(tmp_path / "x")], "is the --json file"),
+    ]:  # fmt: skip
+        refused = cli(*base, *args)
+        assert refused.exit_code == 8, refused.output
+        assert message.format(results) in " ".join(refused.output.split())
+    assert results.read_bytes() == stored and notes.read_text() == "# why\n"
+    assert not (tmp_path / "x").exists()
     report, none = str(tmp_path / "e.md"), str(tmp_path / "none.jsonl")
     only_baseline = cli("eval", "--report-only", "--report", report, "--baseline", str(results),
                         "--results", none)  # fmt: skip
