@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from taskforce.errors import ConfigurationError
-from taskforce.evals.arms import Arm, parse_arms
+from taskforce.evals.arms import Arm, parse_arm, parse_arms
 from taskforce.evals.mission import Suite
 from taskforce.evals.record import RunRecord
 from taskforce.evals.runner import ModelFactory, RunSettings, run_key, run_mission
@@ -100,9 +100,9 @@ async def evaluate(
     suite: Suite,
     model: str | Model | ModelFactory,
     *,
-    arms: str | Sequence[Arm] = "none,planner",
+    arms: str | Sequence[Arm | str] = "none,planner",
     repeat: int = 1,
-    missions: Sequence[str] = (),
+    missions: str | Sequence[str] = (),
     limit: int | None = None,
     settings: RunSettings | None = None,
     results: str | Path | ResultStore | None = None,
@@ -135,12 +135,19 @@ async def evaluate(
     Runs go mission by mission, every arm of a mission in turn, so a partial evaluation
     still pairs its arms on the same missions.
     """
+    if not isinstance(suite, Suite):
+        raise ConfigurationError(f"suite must be a Suite, not {type(suite).__name__}")
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
         raise ConfigurationError("repeat must be a positive integer")
-    if limit is not None and (isinstance(limit, bool) or limit < 1):
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise ConfigurationError("limit must be a positive integer")
-    chosen_arms = parse_arms(arms, suite.arms) if isinstance(arms, str) else list(arms)
+    chosen_arms = _arms(arms, suite)
+    missions = [missions] if isinstance(missions, str) else list(missions)  # one id, or ids
     settings = settings or RunSettings()
+    if results is not None and not isinstance(results, str | Path | ResultStore):
+        raise ConfigurationError(
+            f"results must be a file path or a ResultStore, not {type(results).__name__}"
+        )
     store = results if isinstance(results, ResultStore) or results is None else ResultStore(results)
     factory = _factory(model)
     grid = [
@@ -174,6 +181,19 @@ async def evaluate(
         if on_progress is not None:
             on_progress(Progress(done, len(grid), record, reused))
     return outcome
+
+
+def _arms(arms: str | Sequence[Arm | str], suite: Suite) -> list[Arm]:
+    """The arms asked for: "none,planner", or a list of Arms and arm texts."""
+    if isinstance(arms, str):
+        return parse_arms(arms, suite.arms)
+    if not all(isinstance(a, Arm | str) for a in arms):
+        raise ConfigurationError("arms must be text like 'none,planner', or a list of Arms")
+    chosen = [parse_arm(a, suite.arms) if isinstance(a, str) else a for a in arms]
+    names = [a.name for a in chosen]
+    if not chosen or len(set(names)) != len(names):
+        raise ConfigurationError(f"give at least one arm, each named once: {', '.join(names)}")
+    return chosen
 
 
 def machine_facts() -> dict[str, Any]:

@@ -50,12 +50,16 @@ BUILTIN_SUITES: dict[str, tuple[str, Callable[[], Suite]]] = {
 """Suite name -> (what it is, how to build it)."""
 
 
-def load_suite(name_or_path: str) -> Suite:
+def load_suite(name_or_path: str | Path) -> Suite:
     """The suite called `name_or_path`, or the one defined in that Python file.
 
     Raises:
         ConfigurationError: Unknown name, missing file, or a file without a suite.
     """
+    if not isinstance(name_or_path, str | Path):
+        raise ConfigurationError(
+            f"a suite is a name or a .py path, not {type(name_or_path).__name__}"
+        )
     if name_or_path in BUILTIN_SUITES:
         return BUILTIN_SUITES[name_or_path][1]()
     path = Path(name_or_path)

@@ -114,6 +114,26 @@ async def test_bad_arguments_are_refused_before_anything_runs(tmp_path: Path) ->
         await evaluate(SMALL, reference_model, arms="none,plannr")
     with pytest.raises(ConfigurationError, match="folder"):
         ResultStore(tmp_path)
+    with pytest.raises(ConfigurationError, match="suite must be a Suite, not NoneType"):
+        await evaluate(None, reference_model)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="results must be a file path"):
+        await evaluate(SMALL, reference_model, results=5)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="arms must be text"):
+        await evaluate(SMALL, reference_model, arms=[1])  # type: ignore[list-item]
+    with pytest.raises(ConfigurationError, match="each named once: none, none"):
+        await evaluate(SMALL, reference_model, arms=["none", parse_arms("none")[0]])
+    with pytest.raises(ConfigurationError, match="limit must be"):
+        await evaluate(SMALL, reference_model, limit=1.5)  # type: ignore[arg-type]
+
+
+async def test_arms_and_missions_given_as_lists_or_one_name(tmp_path: Path) -> None:
+    (strict,) = parse_arms("strict=planner+require_work_before_done=true")
+    result = await evaluate(
+        SMALL, reference_model, arms=["none", strict], missions=SMALL.missions[1].id
+    )
+    assert [(r.key.mission, r.key.arm) for r in result.records] == [
+        (SMALL.missions[1].id, "none"), (SMALL.missions[1].id, "strict")
+    ]  # fmt: skip
 
 
 async def test_two_evaluations_can_share_one_results_file(tmp_path: Path) -> None:

@@ -61,6 +61,8 @@ def test_bad_files_are_named(tmp_path: Path, content: str, message: str) -> None
 
 
 def test_unknown_names() -> None:
+    with pytest.raises(ConfigurationError, match=r"a suite is a name or a \.py path, not int"):
+        load_suite(3)  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="unknown suite 'nope'"):
         load_suite("nope")
     with pytest.raises(ConfigurationError, match="no suite file"):
