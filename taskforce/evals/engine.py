@@ -134,6 +134,12 @@ async def evaluate(
 
     Runs go mission by mission, every arm of a mission in turn, so a partial evaluation
     still pairs its arms on the same missions.
+
+    Raises:
+        ConfigurationError: an argument it cannot use, or a mission whose world cannot be
+            made; nothing runs when an argument is refused.
+        ProviderError: the provider failed a run (not the model's reply or prompt size):
+            the evaluation stops there; that run is not stored, so calling again resumes.
     """
     if not isinstance(suite, Suite):
         raise ConfigurationError(f"suite must be a Suite, not {type(suite).__name__}")
@@ -187,7 +193,7 @@ def _arms(arms: str | Sequence[Arm | str], suite: Suite) -> list[Arm]:
     """The arms asked for: "none,planner", or a list of Arms and arm texts."""
     if isinstance(arms, str):
         return parse_arms(arms, suite.arms)
-    if not all(isinstance(a, Arm | str) for a in arms):
+    if not isinstance(arms, Sequence) or not all(isinstance(a, Arm | str) for a in arms):
         raise ConfigurationError("arms must be text like 'none,planner', or a list of Arms")
     chosen = [parse_arm(a, suite.arms) if isinstance(a, str) else a for a in arms]
     names = [a.name for a in chosen]
