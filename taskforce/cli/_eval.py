@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shlex
 import sys
@@ -15,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from taskforce.cli._safe import cell, one_line
+from taskforce.cli._safe import cell, json_text, one_line
 from taskforce.cli._settings import _key_var, missing_key
 from taskforce.errors import ConfigurationError, FileAccessError, ProviderError
 from taskforce.plan.text import plural, scrub
@@ -183,25 +182,25 @@ def check_files(options: EvalOptions) -> str:
             a file another option names (the results: writing would lose them), or
             --report-only has no results to report (no --results file, no --baseline).
     """
-    outputs = [("--json", options.json_path), ("--report", options.report)]
-    inputs = [("--results", options.results), ("--baseline", options.baseline)]
-    inputs += [("--notes", options.notes)]
-    named: dict[Path, str] = {}
-    for flag, path in [*inputs, *outputs]:
+    named: dict[Path, str] = {}  # inputs first, so an output over one of them is found
+    for flag, path, output in [
+        ("--results", options.results, False), ("--baseline", options.baseline, False),
+        ("--notes", options.notes, False), ("--json", options.json_path, True),
+        ("--report", options.report, True),
+    ]:  # fmt: skip
         if path is None:
             continue
-        if (flag, path) in outputs and path.is_dir():
+        if output and path.is_dir():
             raise FileAccessError(f"{flag} {str(path)!r} is a folder; give a file path")
-        same = named.get(path.resolve())
-        if same is not None and (flag, path) in outputs:  # writing it would lose what it holds
+        same = named.setdefault(path.resolve(), flag)
+        if output and same != flag:  # writing it would lose what it holds
             raise FileAccessError(f"{flag} {str(path)!r} is the {same} file too; give another file")
-        named.setdefault(path.resolve(), flag)
-    if options.report_only:
-        needed = [("--baseline", options.baseline)] if options.baseline else []
-        needed += [] if options.baseline else [("--results", options.results)]
-        for flag, path in needed:  # without a baseline, the results are all there is
-            if path is not None and not path.is_file():
-                raise FileAccessError(f"{flag} {str(path)!r}: no such file, so nothing to report")
+    if options.report_only:  # without a baseline, the results are all there is to report
+        flag, path = (
+            ("--baseline", options.baseline) if options.baseline else ("--results", options.results)
+        )
+        if not path.is_file():
+            raise FileAccessError(f"{flag} {str(path)!r}: no such file, so nothing to report")
     if options.notes is None:
         return ""
     try:
@@ -242,13 +241,7 @@ def write_json(result: EvalResult, path: Path) -> None:
         "summary": result.summary.as_dict(),
         "runs": [r.as_dict(transcript=False) for r in result.records],
     }
-    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate from a model: written escaped
-            text = json.dumps(data, indent=2, default=str)
-    _write("--json", path, text + "\n")
+    _write("--json", path, json_text(data) + "\n")  # a lone surrogate is written escaped
 
 
 def write_report(options: EvalOptions, command: str, notes: str, console: Console) -> None:
@@ -256,12 +249,13 @@ def write_report(options: EvalOptions, command: str, notes: str, console: Consol
     from taskforce.evals import ResultStore, render_report
 
     same = options.baseline is not None and options.baseline.resolve() == options.results.resolve()
-    stores = [ResultStore(p) for p in ([] if same else [options.results])]
-    stores += [ResultStore(options.baseline)] if options.baseline else []
-    current = stores[0].latest() if not same else []
-    baseline = stores[-1].latest() if options.baseline else []
-    for store in stores:
-        warn_damaged(store, console, "the report leaves them out")
+    current_store = None if same else ResultStore(options.results)
+    baseline_store = ResultStore(options.baseline) if options.baseline else None
+    current = current_store.latest() if current_store else []
+    baseline = baseline_store.latest() if baseline_store else []
+    for store in (current_store, baseline_store):
+        if store is not None:
+            warn_damaged(store, console, "the report leaves them out")
     text = render_report(
         current, baseline, command=command, baseline_path=options.baseline,
         current_path=None if same else options.results, notes=notes,
