@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from typing import Any
 
 from taskforce.agent import approvals, planning, prompts, stuck
@@ -20,13 +20,13 @@ from taskforce.agent.guards import CallGuard, FinishGuard
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.run import Run, Wiring, user
 from taskforce.agent.session import Session, current_request
-from taskforce.agent.setup import build_model, check_tools, header_values, model_record
+from taskforce.agent.setup import Tools, build_model, check_tools, header_values, model_record
 from taskforce.agent.watch import PlanWatch
 from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
 from taskforce.models.base import Model
 from taskforce.plan import scrub
 from taskforce.store import MemoryStore, SessionStore, validate_session_id
-from taskforce.tools.base import ToolProtocol, tool_spec
+from taskforce.tools.base import tool_spec
 
 
 class LeanAgent:
@@ -36,8 +36,9 @@ class LeanAgent:
         model: A :class:`~taskforce.models.base.Model`, or a litellm model string (then a
             ``LiteLLMModel`` is built with `api_base`, `api_key`, `context_window` and
             `model_options`).
-        tools: The tools the model may call. A ``PlannerTool`` is added when none is named
-            ``planner``.
+        tools: The tools the model may call: ``ToolProtocol`` objects, or plain functions
+            (typed, with a docstring), which are wrapped in a ``FunctionTool``. A
+            ``PlannerTool`` is added when none is named ``planner``.
         state_manager: Where sessions are saved (a ``taskforce.store.StateManager``);
             without one, sessions live in this agent's memory.
         system_prompt: Replaces the default system prompt.
@@ -69,7 +70,7 @@ class LeanAgent:
     def __init__(
         self,
         model: Model | str,
-        tools: Sequence[ToolProtocol] | None = None,
+        tools: Tools | None = None,
         state_manager: SessionStore | None = None,
         system_prompt: str | None = None,
         max_steps: int = 30,

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import inspect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from taskforce.agent.dispatch import PLANNER
 from taskforce.errors import ConfigurationError
 from taskforce.models.base import Model
 from taskforce.tools.base import ToolProtocol
+from taskforce.tools.function import FunctionTool
 from taskforce.tools.planner import PlannerTool
 
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -53,20 +55,25 @@ def model_record(model: Model) -> dict[str, str]:
     return record
 
 
+Tools = Sequence[ToolProtocol | Callable[..., Any]]
+"""Tools as a user gives them: ``ToolProtocol`` objects, or plain functions to wrap."""
+
+
 def check_tools(
-    tools: Sequence[ToolProtocol] | None, planning: bool = True
+    tools: Tools | None, planning: bool = True
 ) -> tuple[dict[str, ToolProtocol], PlannerTool]:
     """The tools by name (a ``PlannerTool`` added when none is named ``planner``).
 
-    Without `planning` no planner is offered: the holder returned is a ``PlannerTool`` the
-    model never sees (its plan stays empty), and a tool named ``planner`` is refused.
+    A plain function (sync or async, typed, with a docstring) is wrapped in a
+    :class:`~taskforce.tools.FunctionTool`. Without `planning` no planner is offered: the
+    holder returned is a ``PlannerTool`` the model never sees (its plan stays empty), and
+    a tool named ``planner`` is refused.
     """
     if tools is not None and (isinstance(tools, str | bytes) or not isinstance(tools, Sequence)):
         raise ConfigurationError("tools must be a list of tools")
     by_name: dict[str, ToolProtocol] = {}
-    for tool in tools or []:
-        if not isinstance(tool, ToolProtocol):
-            raise ConfigurationError(f"{tool!r} is not a tool (see taskforce.tools.ToolProtocol)")
+    for given in tools or []:
+        tool = as_tool(given)
         if not isinstance(tool.name, str) or not TOOL_NAME.match(tool.name):
             raise ConfigurationError(f"tool name {tool.name!r} must match {TOOL_NAME.pattern}")
         if tool.name in by_name:
@@ -82,6 +89,28 @@ def check_tools(
     if not isinstance(planner, PlannerTool):
         raise ConfigurationError("the tool named 'planner' must be a PlannerTool")
     return by_name, planner
+
+
+def as_tool(tool: object) -> ToolProtocol:
+    """`tool` itself, or a plain function wrapped in a ``FunctionTool``.
+
+    Raises:
+        ConfigurationError: neither a tool nor a function; or a function whose signature
+            cannot be made a schema (e.g. a type hint that does not resolve).
+    """
+    if isinstance(tool, ToolProtocol):
+        return tool
+    if not (inspect.isfunction(tool) or inspect.ismethod(tool)):
+        raise ConfigurationError(
+            f"{tool!r} is not a tool: give a function or an object with the "
+            "taskforce.tools.ToolProtocol attributes"
+        )
+    try:
+        return FunctionTool(tool)
+    except Exception as exc:  # a hint that does not resolve, a type pydantic cannot take
+        raise ConfigurationError(
+            f"function {tool.__qualname__!r} cannot be a tool: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 def header_values(options: dict[str, Any]) -> list[str]:

@@ -323,6 +323,10 @@ class _progress:
             return
         what = one_line(f"{r.key.mission} [{r.key.arm}#{r.key.repeat}]")  # names are data
         verdict = "solved" if r.solved else f"not solved ({one_line(r.status)})"
+        from taskforce.evals.mission import CHECKER_RAISED  # loaded by now: the run used it
+
+        if r.reason.startswith(CHECKER_RAISED):  # the suite's bug, not the model's: say so
+            verdict += f": {one_line(r.reason)[:200]}"
         line = f"{p.done}/{p.total} {what}: {verdict}" + (" (stored)" if p.reused else "")
         if self.plain:
             print(line, file=sys.stderr, flush=True)

@@ -10,6 +10,7 @@ says "email sent" without sending one is not solved.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -32,14 +33,16 @@ __all__ = [
 ]
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")
+CHECKER_RAISED = "checker raised"
+"""How the reason of a run whose checker raised begins (the run counts as not solved)."""
 
 
 @runtime_checkable
 class World(Protocol):
     """The tools of one run and their state (a fresh world per run)."""
 
-    def tools(self) -> Sequence[ToolProtocol]:
-        """The tools the agent gets; they act on this world."""
+    def tools(self) -> Sequence[ToolProtocol | Callable[..., Any]]:
+        """The tools the agent gets (plain functions are wrapped); they act on this world."""
         ...
 
 
@@ -94,6 +97,8 @@ class Mission:
             raise ConfigurationError(f"mission {self.id!r}: text must be non-empty text")
         if not callable(self.world) or not callable(self.check):
             raise ConfigurationError(f"mission {self.id!r}: world and check must be callables")
+        _check_call(self.id, "world", self.world, (), "world() (no arguments)")
+        _check_call(self.id, "check", self.check, (None, ""), "check(world, final_answer)")
 
     @property
     def turns(self) -> tuple[str, ...]:
@@ -106,14 +111,51 @@ class Mission:
         return hashlib.sha256(json.dumps(self.turns).encode()).hexdigest()[:12]
 
     def judge(self, world: World, answer: str) -> Verdict:
-        """Run the checker; a checker that raises counts as not solved, with its error."""
+        """Run the checker; a checker that raises counts as not solved, with its error.
+
+        The checker may return a :class:`Verdict`, a bool (or 0/1), or a pair
+        ``(solved, reason)``.
+
+        Raises:
+            ConfigurationError: the checker returned anything else (``None``: a missing
+                ``return``?); no outcome can be read from it, so no run is judged by it.
+        """
         try:
             outcome = self.check(world, answer)
         except Exception as exc:
-            return Verdict(False, f"checker raised {type(exc).__name__}: {exc}")
+            return Verdict(False, f"{CHECKER_RAISED} {type(exc).__name__}: {exc}")
         if isinstance(outcome, Verdict):
             return outcome
-        return Verdict(bool(outcome), "checker returned " + str(bool(outcome)).lower())
+        if _is_flag(outcome):
+            return Verdict(bool(outcome), "checker returned " + str(bool(outcome)).lower())
+        if isinstance(outcome, tuple) and len(outcome) == 2 and _is_flag(outcome[0]):
+            return Verdict(bool(outcome[0]), str(outcome[1]))
+        shown = repr(outcome)
+        raise ConfigurationError(
+            f"mission {self.id!r}: its checker returned {shown[:80]}"
+            + ("..." if len(shown) > 80 else "")
+            + ": return a Verdict(solved, reason), a bool, or (solved, reason)"
+            + (" (a missing return?)" if outcome is None else "")
+        )
+
+
+def _is_flag(value: object) -> bool:
+    return isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))
+
+
+def _check_call(mission: str, what: str, fn: Callable[..., Any], args: tuple[Any, ...],
+                usage: str) -> None:  # fmt: skip
+    """Refuse up front a world factory or checker that cannot be called as it will be."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # no signature to read (some builtins): let it run
+        return
+    try:
+        signature.bind(*args)
+    except TypeError:
+        raise ConfigurationError(
+            f"mission {mission!r}: {what} is called as {usage}, but its signature is {signature}"
+        ) from None
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,8 @@ async def run_mission(
     interrupted evaluation resumes this run later).
 
     Raises:
-        ConfigurationError: the mission's world cannot be made (a bug in its suite).
+        ConfigurationError: the mission's world cannot be made, or its tools are not
+            tools (a bug in its suite).
         ProviderError: the run failed because the provider did (unreachable, timing out
             after its retries, refusing the key or the model): such a run says nothing
             about the model or the arm, so it is not judged, and not stored, but raised.
@@ -148,10 +149,13 @@ async def run_mission(
         if kind in _KEPT_EVENTS:
             events.append({"kind": kind, **data})
 
-    agent = LeanAgent(
-        model=metered, tools=tools, max_steps=settings.max_steps,
-        context_window=settings.context_window, on_event=on_event, **dict(arm.options),
-    )  # fmt: skip
+    try:
+        agent = LeanAgent(
+            model=metered, tools=tools, max_steps=settings.max_steps,
+            context_window=settings.context_window, on_event=on_event, **dict(arm.options),
+        )  # fmt: skip
+    except ConfigurationError as exc:  # e.g. its world's tools: two of one name, not a tool
+        raise ConfigurationError(f"mission {mission.id!r}: {exc}") from None
     session_id = uuid.uuid4().hex
     started = time.monotonic()
     result: AgentResult | None = None

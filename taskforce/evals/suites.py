@@ -53,6 +53,9 @@ BUILTIN_SUITES: dict[str, tuple[str, Callable[[], Suite]]] = {
 def load_suite(name_or_path: str | Path) -> Suite:
     """The suite called `name_or_path`, or the one defined in that Python file.
 
+    The file's folder goes first on ``sys.path`` (as when Python runs the file), so the
+    suite can import its own modules (its tools, its checkers) beside it.
+
     Raises:
         ConfigurationError: Unknown name, missing file, or a file without a suite.
     """
@@ -74,8 +77,13 @@ def load_suite(name_or_path: str | Path) -> Suite:
         raise ConfigurationError(f"cannot load {path} as Python")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module  # dataclasses and pickling look the module up
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:  # its own modules import as when Python runs the file
+        sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
+    except ConfigurationError as exc:  # a Mission or Suite it builds says what is wrong
+        raise ConfigurationError(f"{path}: {exc}") from exc
     except Exception as exc:
         raise ConfigurationError(f"{path} failed to load: {type(exc).__name__}: {exc}") from exc
     found = getattr(module, "SUITE", None)

@@ -223,3 +223,38 @@ async def test_a_reply_the_provider_cannot_parse_is_asked_once_more_with_a_note(
     agent = LeanAgent(model=FunctionModel(broken), tools=[], plan_first=False)
     result = await agent.execute("Weather?")
     assert result.status is AgentStatus.FAILED and "not JSON" in (result.error or "")
+
+
+async def test_plain_functions_are_wrapped_as_tools() -> None:
+    seen: list[str] = []
+
+    def weather(city: str) -> str:
+        """Today's weather in a city."""
+        seen.append(city)
+        return "sun"
+
+    async def clock() -> str:
+        """The time now."""
+        return "12:00"
+
+    model = ScriptedModel([call("weather", city="Oslo"), call("clock"), reply("sun at noon")])
+    agent = LeanAgent(model=model, tools=[weather, clock])
+    assert list(agent.tools) == ["planner", "weather", "clock"]
+    assert agent.tools["weather"].description == "Today's weather in a city."
+    result = await agent.execute("Weather in Oslo, and the time?")
+    assert seen == ["Oslo"] and result.final_message == "sun at noon"
+    outputs = [r.get("output") for r in tool_results(model.requests[-1].messages).values()]
+    assert outputs == ["sun", "12:00"]
+
+
+def test_what_cannot_be_a_tool_is_named() -> None:
+    def unresolved(x: NoSuchType) -> str:  # type: ignore[name-defined]  # noqa: F821
+        """A hint that does not resolve."""
+        return ""
+
+    with pytest.raises(ConfigurationError, match=r"function .*unresolved.* cannot be a tool"):
+        LeanAgent(model=ScriptedModel([]), tools=[unresolved])
+    with pytest.raises(ConfigurationError, match="is not a tool: give a function"):
+        LeanAgent(model=ScriptedModel([]), tools=[dict])  # a class is not a function
+    with pytest.raises(ConfigurationError, match="must match"):
+        LeanAgent(model=ScriptedModel([]), tools=[lambda: 1])  # named "<lambda>"

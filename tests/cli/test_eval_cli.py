@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from pathlib import Path
 
 import pytest
@@ -212,3 +213,48 @@ def test_sampled_repeats_over_http(db_url: str, tmp_path: Path) -> None:
     assert records[0]["meta"]["temperature"] == 0.6 and records[0]["meta"]["settings"]["seed"] == 7
     assert "--temperature 0.6 --seed 7" in records[0]["meta"]["argv"]
     assert "none: solved per repeat 1/1, 1/1" in run.stdout
+
+
+CHECKERS = """
+from taskforce.evals import Mission
+from taskforce.testing import call, reply
+
+class Notes:
+    def __init__(self):
+        self.saved = []
+    def tools(self):
+        def note(text: str) -> str:
+            'Save a note.'
+            self.saved.append(text)
+            return "saved"
+        return [note]
+
+def raises(world, answer):
+    return world.saved[5] == "x"
+
+def forgets_to_return(world, answer):
+    world.saved == ["hi"]
+
+REF = (call("note", text="hi"), reply("Saved."))
+MISSIONS = [
+    Mission("a-raising-checker", "Save hi", Notes, raises, reference=REF),
+    Mission("a-checker-without-return", "Save hi", Notes, forgets_to_return, reference=REF),
+]
+"""
+
+
+def test_a_suites_checker_bugs_are_shown(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "path", [*sys.path])  # the suite's folder goes on it
+    suite, results = tmp_path / "notes.py", tmp_path / "r.jsonl"
+    suite.write_text(CHECKERS)
+    args = ["eval", "--suite", str(suite), "--model", "reference", "--plain"]
+    result = cli(*args, "--arms", "none", "--results", str(results))
+    assert result.exit_code == 2, result.output
+    raised = "1/2 a-raising-checker [none#0]: not solved (completed): checker raised IndexError: "
+    assert raised in result.output  # stored as not solved, and the line says why
+    assert "error: mission 'a-checker-without-return': its checker returned None" in result.output
+    assert "(a missing return?)" in result.output and "Traceback" not in result.output
+    stored = [json.loads(line)["key"]["mission"] for line in results.read_text().splitlines()]
+    assert stored == ["a-raising-checker"]  # no checker judged the other: resumed there

@@ -149,6 +149,38 @@ async def test_a_world_that_cannot_be_made_names_its_mission() -> None:
         await run_script(mission, [reply("hi")])
 
 
+async def test_a_world_whose_tools_are_not_tools_names_its_mission() -> None:
+    class Twice:
+        def tools(self) -> list[Any]:
+            def note(text: str) -> str:
+                """Save a note."""
+                return "saved"
+
+            return [note, note]
+
+    mission = Mission("twice", "Save a note", Twice, lambda _w, _a: True)
+    with pytest.raises(ConfigurationError, match="mission 'twice': two tools are named 'note'"):
+        await run_script(mission, [reply("hi")])
+
+
+async def test_a_world_of_plain_functions_runs() -> None:
+    class Notes:
+        def __init__(self) -> None:
+            self.saved: list[str] = []
+
+        def tools(self) -> list[Any]:
+            def note(text: str) -> str:
+                """Save a note."""
+                self.saved.append(text)
+                return "saved"
+
+            return [note]
+
+    mission = Mission("plain", "Save 'hi'", Notes, lambda w, _a: w.saved == ["hi"])
+    record = await run_script(mission, [call("note", text="hi"), reply("Saved.")])
+    assert record.solved and record.tool_calls == 1
+
+
 async def test_context_overflows_are_counted() -> None:
     record = await run_script(
         CHAIN,

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from taskforce.errors import ConfigurationError
 from taskforce.evals import Mission, Suite, Verdict, has_number, load_suite, numbers_in
+
+
+@pytest.fixture(autouse=True)
+def _own_sys_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """load_suite puts a suite's folder on sys.path: each test gets the path back."""
+    monkeypatch.setattr(sys, "path", [*sys.path])
+
 
 USER_SUITE = '''
 from taskforce.evals import Mission, Suite
@@ -85,3 +94,71 @@ def test_numbers_in_answers() -> None:
     assert numbers_in("It costs 1,234.50 EUR, or -3 and 2 lemons") == [1234.5, -3.0, 2.0]
     assert has_number("Total: 69,104.", 69104) and has_number("39.20°F", 39.2)
     assert not has_number("about 39", 39.2) and not has_number("", 0)
+
+
+def test_a_suite_imports_its_own_modules(tmp_path: Path) -> None:
+    (tmp_path / "shop_tools.py").write_text(
+        "def stock(item: str) -> int:\n    '''Units in stock.'''\n    return 3\n"
+    )
+    (tmp_path / "shop.py").write_text(
+        "from shop_tools import stock\n"
+        "from taskforce.evals import Mission\n"
+        "class World:\n"
+        "    def tools(self):\n"
+        "        return [stock]\n"
+        "MISSIONS = [Mission('stock', 'How many pens?', World, lambda w, a: '3' in a)]\n"
+    )
+    suite = load_suite(tmp_path / "shop.py")
+    assert [m.id for m in suite.missions] == ["stock"]
+    assert suite.missions[0].world().tools()[0]("pen") == 3
+
+
+@pytest.mark.parametrize(
+    ("world", "check", "message"),
+    [
+        (dict, lambda w: True, r"check is called as check\(world, final_answer\), .* \(w\)"),
+        (lambda size: {}, lambda w, a: True, r"world is called as world\(\) .* \(size\)"),
+    ],
+)
+def test_callables_that_cannot_be_called_so_are_refused(
+    world: Any, check: Any, message: str, tmp_path: Path
+) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        Mission("m", "x", world, check)
+    path = tmp_path / "bad.py"  # from a file: the file and the mission are named, once
+    path.write_text(
+        "from taskforce.evals import Mission\n"
+        "MISSIONS = [Mission('m', 'x', dict, lambda w: True)]\n"
+    )
+    with pytest.raises(ConfigurationError, match=r"^\S*bad.py: mission 'm': check is called"):
+        load_suite(path)
+
+
+@pytest.mark.parametrize(
+    ("outcome", "verdict"),
+    [
+        (True, Verdict(True, "checker returned true")),
+        (0, Verdict(False, "checker returned false")),
+        ((False, "no note saved"), Verdict(False, "no note saved")),
+        (Verdict(True, "ok"), Verdict(True, "ok")),
+    ],
+)
+def test_what_a_checker_may_return(outcome: Any, verdict: Verdict) -> None:
+    assert Mission("m", "x", dict, lambda w, a: outcome).judge({}, "") == verdict
+
+
+@pytest.mark.parametrize(
+    ("outcome", "message"),
+    [
+        (None, r"returned None: return a Verdict.*\(a missing return\?\)"),
+        ("solved", "returned 'solved': return a Verdict"),
+        (2, "returned 2: return a Verdict"),
+        ((True,), r"returned \(True,\): return"),
+        ("x" * 200, r"returned 'x{79}\.\.\.: return"),
+    ],
+)
+def test_a_checker_returning_something_else_stops_the_evaluation(
+    outcome: Any, message: str
+) -> None:
+    with pytest.raises(ConfigurationError, match=r"^mission 'm': its checker " + message):
+        Mission("m", "x", dict, lambda w, a: outcome).judge({}, "")
