@@ -13,7 +13,7 @@ import hashlib
 import inspect
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -63,8 +63,9 @@ class Verdict:
     reason: str = ""
 
 
-Checker = Callable[[Any, str], "Verdict | bool"]
-"""``check(world, final_answer)``: a :class:`Verdict` (or a bare bool)."""
+Checker = Callable[[Any, str], Any]
+"""``check(world, final_answer)`` (or ``async def``): a :class:`Verdict`, a bool, or
+``(solved, reason)``."""
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,10 @@ class Mission:
     Args:
         id: A short stable name (letters, digits, ``_.-``); results are keyed by it.
         text: What the user asks; several user turns as a tuple (one agent session).
-        world: Builds a fresh :class:`World` for each run.
-        check: ``check(world, final_answer) -> Verdict | bool``.
+        world: Builds a fresh :class:`World` for each run (a function, a class, or a
+            coroutine function).
+        check: ``check(world, final_answer) -> Verdict | bool | (solved, reason)`` (or
+            ``async def``).
         reference: A reference solution as model turns (``taskforce.testing.call``,
             ``calls``, ``reply``) without planner calls: the tests replay it to show the
             mission is solvable and the checker fair. Optional for users' suites.
@@ -84,7 +87,7 @@ class Mission:
 
     id: str
     text: str | tuple[str, ...]
-    world: Callable[[], World]
+    world: Callable[[], World | Awaitable[World]]
     check: Checker
     reference: tuple[ModelResponse, ...] = ()
     tags: tuple[str, ...] = ()
@@ -110,11 +113,11 @@ class Mission:
         """A short hash of the mission's text: stored results of a changed text go stale."""
         return hashlib.sha256(json.dumps(self.turns).encode()).hexdigest()[:12]
 
-    def judge(self, world: World, answer: str) -> Verdict:
+    async def judge(self, world: World, answer: str) -> Verdict:
         """Run the checker; a checker that raises counts as not solved, with its error.
 
-        The checker may return a :class:`Verdict`, a bool (or 0/1), or a pair
-        ``(solved, reason)``.
+        The checker (a function or a coroutine function) may return a :class:`Verdict`, a
+        bool (or 0/1), or a pair ``(solved, reason)``.
 
         Raises:
             ConfigurationError: the checker returned anything else (``None``: a missing
@@ -122,6 +125,8 @@ class Mission:
         """
         try:
             outcome = self.check(world, answer)
+            if inspect.isawaitable(outcome):
+                outcome = await outcome
         except Exception as exc:
             return Verdict(False, f"{CHECKER_RAISED} {type(exc).__name__}: {exc}")
         if isinstance(outcome, Verdict):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import inspect
 import json
 import time
 import uuid
@@ -119,7 +120,7 @@ async def run_mission(
             about the model or the arm, so it is not judged, and not stored, but raised.
     """
     record = RunRecord(key=key, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
-    world, tools = _world_of(mission)
+    world, tools = await _world_of(mission)
     metered = MeteredModel(model)
     events: list[dict[str, Any]] = []
     tally = TickTally()
@@ -198,7 +199,7 @@ async def _finish(
     events: list[dict[str, Any]],
 ) -> None:
     """Judge the world, read the plan and the tokens, keep the transcript."""
-    verdict = mission.judge(world, answer)
+    verdict = await mission.judge(world, answer)
     record.solved, record.reason = verdict.solved, verdict.reason
     record.final_answer = answer
     plan = agent.planner.plan
@@ -225,11 +226,17 @@ async def _finish(
     }
 
 
-def _world_of(mission: Mission) -> tuple[Any, list[Any]]:
-    """A fresh world of `mission` and its tools; a failure is the suite's, named."""
+async def _world_of(mission: Mission) -> tuple[Any, list[Any]]:
+    """A fresh world of `mission` and its tools; a failure is the suite's, named.
+
+    The factory and ``tools()`` may be coroutine functions.
+    """
     try:
         world = mission.world()
-        return world, list(world.tools())
+        if inspect.isawaitable(world):
+            world = await world
+        tools = world.tools()
+        return world, list(await tools if inspect.isawaitable(tools) else tools)
     except Exception as exc:
         raise ConfigurationError(
             f"mission {mission.id!r}: its world could not be made ({type(exc).__name__}: {exc})"

@@ -181,6 +181,31 @@ async def test_a_world_of_plain_functions_runs() -> None:
     assert record.solved and record.tool_calls == 1
 
 
+async def test_async_world_factory_tools_and_checker() -> None:
+    class Notes:
+        def __init__(self) -> None:
+            self.saved: list[str] = []
+
+        async def tools(self) -> list[Any]:
+            def note(text: str) -> str:
+                """Save a note."""
+                self.saved.append(text)
+                return "saved"
+
+            return [note]
+
+    async def make() -> Notes:
+        await asyncio.sleep(0)
+        return Notes()
+
+    async def check(world: Notes, answer: str) -> tuple[bool, str]:
+        return world.saved == ["hi"], f"saved: {world.saved}"
+
+    mission = Mission("async", "Save 'hi'", make, check)
+    record = await run_script(mission, [call("note", text="hi"), reply("Saved.")])
+    assert record.solved and record.reason == "saved: ['hi']"
+
+
 async def test_context_overflows_are_counted() -> None:
     record = await run_script(
         CHAIN,

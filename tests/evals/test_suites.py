@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,13 +46,13 @@ class Counter:
         'MISSIONS = [Mission("add-5", "Add 5", Counter, lambda w, a: w.value == 5)]',
     ],
 )
-def test_a_users_file(tmp_path: Path, export: str) -> None:
+async def test_a_users_file(tmp_path: Path, export: str) -> None:
     path = tmp_path / "mine.py"
     path.write_text(USER_SUITE.format(export=export))
     suite = load_suite(str(path))
     assert suite.name == "mine" and [m.id for m in suite.missions] == ["add-5"]
     world = suite.missions[0].world()
-    assert suite.missions[0].judge(world, "") == Verdict(False, "checker returned false")
+    assert await suite.missions[0].judge(world, "") == Verdict(False, "checker returned false")
 
 
 @pytest.mark.parametrize(
@@ -78,13 +79,13 @@ def test_unknown_names() -> None:
         load_suite("missing.py")
 
 
-def test_missions_are_checked() -> None:
+async def test_missions_are_checked() -> None:
     with pytest.raises(ConfigurationError, match="mission id"):
         Mission("has space", "x", dict, lambda w, a: True)
     with pytest.raises(ConfigurationError, match="non-empty"):
         Mission("ok", ("a", " "), dict, lambda w, a: True)
     m = Mission("ok", "x", dict, lambda w, a: 1 / 0)
-    assert m.judge({}, "").reason == "checker raised ZeroDivisionError: division by zero"
+    assert (await m.judge({}, "")).reason == "checker raised ZeroDivisionError: division by zero"
     twice = Mission("a", "x", dict, lambda w, a: True)
     with pytest.raises(ConfigurationError, match="duplicate"):
         Suite("s", (twice, twice))
@@ -143,8 +144,14 @@ def test_callables_that_cannot_be_called_so_are_refused(
         (Verdict(True, "ok"), Verdict(True, "ok")),
     ],
 )
-def test_what_a_checker_may_return(outcome: Any, verdict: Verdict) -> None:
-    assert Mission("m", "x", dict, lambda w, a: outcome).judge({}, "") == verdict
+async def test_what_a_checker_may_return(outcome: Any, verdict: Verdict) -> None:
+    assert await Mission("m", "x", dict, lambda w, a: outcome).judge({}, "") == verdict
+
+    async def later(world: Any, answer: str) -> Any:
+        await asyncio.sleep(0)
+        return outcome
+
+    assert await Mission("m", "x", dict, later).judge({}, "") == verdict
 
 
 @pytest.mark.parametrize(
@@ -157,8 +164,8 @@ def test_what_a_checker_may_return(outcome: Any, verdict: Verdict) -> None:
         ("x" * 200, r"returned 'x{79}\.\.\.: return"),
     ],
 )
-def test_a_checker_returning_something_else_stops_the_evaluation(
+async def test_a_checker_returning_something_else_stops_the_evaluation(
     outcome: Any, message: str
 ) -> None:
     with pytest.raises(ConfigurationError, match=r"^mission 'm': its checker " + message):
-        Mission("m", "x", dict, lambda w, a: outcome).judge({}, "")
+        await Mission("m", "x", dict, lambda w, a: outcome).judge({}, "")
