@@ -136,8 +136,9 @@ async def evaluate(
     still pairs its arms on the same missions.
 
     Raises:
-        ConfigurationError: an argument it cannot use, or a mission whose world cannot be
-            made; nothing runs when an argument is refused.
+        ConfigurationError: an argument it cannot use, a mission whose world cannot be
+            made, or whose checker returns no outcome (the evaluation stops there, that
+            run unstored); nothing runs when an argument is refused.
         ProviderError: the provider failed a run (not the model's reply or prompt size):
             the evaluation stops there; that run is not stored, so calling again resumes.
     """
