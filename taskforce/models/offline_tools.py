@@ -2,8 +2,10 @@
 
 Pure functions over strings, no I/O. In order: a step that says to read a named file goes
 to `read_file`, one about the files to `list_files`, one naming a file (``agenda.md``) to
-`write_file`, one holding arithmetic (``8 * 45 + 120``) to `calculator`, one that says to
-note something to `add_note`, one that says to write or draft something to `write_file`.
+`write_file`, one holding arithmetic (``8 * 45 + 120``, or in words: "Add 17 and 25",
+"Multiply the result by 3", where "the result" is the latest step's value) to `calculator`,
+one that says to note something to `add_note` (a note of "the result" holds it), one that
+says to write or draft something to `write_file`.
 The offline model writes no prose, so a file it writes gathers the run's results so far
 and says so. A step none of them fits gets None: the model does not pretend to do it.
 The tool names are those of :mod:`taskforce.tools.demo` (a test keeps them equal).
@@ -54,6 +56,27 @@ _DOCUMENTS = re.compile(
     r"checklist|outline|proposal|schedule|itinerary|minutes|readme|post|brief|draft|list)\b",
     re.I,
 )
+_NUMBER = r"-?\d[\d,]*(?:\.\d+)?"
+_EARLIER = r"the (?:result|total|sum|product|answer|difference)|it|that"
+_OPERAND = rf"({_NUMBER}(?![\d/:.-])|{_EARLIER})"
+_LEAD = r"^(?:(?:then|and|next|finally|now),?\s+)?(?:please\s+)?"
+_WORDED = tuple(
+    (re.compile(_LEAD + pattern + r"(?![\w.%])", re.IGNORECASE), template)
+    for pattern, template in (
+        (rf"(?:add(?:\s+up)?|sum(?:\s+up)?)\s+{_OPERAND}\s+(?:and|to|plus)\s+{_OPERAND}",
+         "{0} + {1}"),
+        (rf"multiply\s+{_OPERAND}\s+(?:by|and|with)\s+{_OPERAND}", "{0} * {1}"),
+        (rf"subtract\s+{_OPERAND}\s+from\s+{_OPERAND}", "{1} - {0}"),
+        (rf"divide\s+{_OPERAND}\s+(?:by|into)\s+{_OPERAND}", "{0} / {1}"),
+        (rf"(?:(?:compute|calculate|work out|take|find)\s+)?{_OPERAND}\s*(?:%|percent)\s+of\s+"
+         rf"{_OPERAND}", "{0} * {1} / 100"),
+        (rf"(?:(?:compute|calculate|work out|take|find)\s+)?(?:the\s+)?square root of\s+{_OPERAND}",
+         "sqrt({0})"),
+        (rf"(?:double|twice)\s+{_OPERAND}", "{0} * 2"),
+    )
+)  # fmt: skip
+"""Arithmetic said in words ("Add 17 and 25", "Multiply the result by 3") -> a template."""
+_PUT = re.compile(r"\s+(?:to|into|in|on|onto)\s+(?:my|the|a|an|our|your)\b", re.IGNORECASE)
 _ARTICLES = re.compile(r"^(?:(?:the|a|an|our|my|your|their|this|that|some|up)\s+)+", re.I)
 _STOP = re.compile(r"\b(?:to|for|with|in|into|on|about|and|from|as|at|by|of)\b", re.I)
 
@@ -162,21 +185,32 @@ def fit(
     )
     if writes and named is not None:
         return WRITE_FILE, _file_args(text, named.group(1), mission, earlier)
-    if CALCULATOR in tools and (expression := arithmetic(text)) is not None:
+    if CALCULATOR in tools and (expression := arithmetic(text, earlier)) is not None:
         return CALCULATOR, {"expression": expression}
     if ADD_NOTE in tools and (match := _NOTE.search(text)):
-        note = _ARTICLES.sub("", text[match.end() :].strip(" :,-"))
-        return ADD_NOTE, {"text": (note[:1].upper() + note[1:]) or text}
+        said = text[match.end() :].strip(" :,-.")
+        note = _ARTICLES.sub("", said)
+        note = (note[:1].upper() + note[1:]) or text
+        if earlier and re.fullmatch(_EARLIER, said, re.IGNORECASE):  # "Note the result"
+            pronoun = said.casefold() in ("it", "that")
+            note = earlier[-1].result if pronoun else f"{note}: {earlier[-1].result}"
+        return ADD_NOTE, {"text": note}
     if writes:
         return WRITE_FILE, _file_args(text, _file_name(text, number), mission, earlier)
     return None
 
 
-def arithmetic(text: str) -> str | None:
-    """The arithmetic expression written in `text` (``8 * 45 + 120``), if it has one.
+def arithmetic(text: str, earlier: Sequence[Earlier] = ()) -> str | None:
+    """The arithmetic expression in `text` (``8 * 45 + 120``), if it has one.
 
     A bare ``3/4`` or a date is not taken for arithmetic unless the step says to compute.
+    A step that says it in words ("Add 17 and 25", "Multiply the result by 3", "15% of
+    80") is written as an expression; "the result" (or "it", "the total") is the value the
+    latest earlier step computed, and without one the step is not arithmetic.
     """
+    worded = _worded(text, earlier)
+    if worded is not None:
+        return worded
     computing = _COMPUTE.search(text) is not None
     for match in _EXPRESSION.finditer(text):
         candidate = match.group().strip().rstrip("+-*/\u00d7\u00f7^%. ").strip()
@@ -193,6 +227,31 @@ def arithmetic(text: str) -> str | None:
         function = re.match(_FUNCTION, candidate) is not None
         if operators and (computing or spaced or operators >= 2 or function):
             return candidate
+    return None
+
+
+def _worded(text: str, earlier: Sequence[Earlier]) -> str | None:
+    for pattern, template in _WORDED:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        if _PUT.match(text, match.end()):  # "Add 3 and 4 to my notes": not a sum
+            return None
+        values = [_operand(group, earlier) for group in match.groups()]
+        if any(v is None for v in values):
+            return None
+        return template.format(*values)
+    return None
+
+
+def _operand(word: str, earlier: Sequence[Earlier]) -> str | None:
+    """A number as written (without thousands commas), or the latest computed value."""
+    if word[-1].isdigit():
+        return word.replace(",", "")
+    for done in reversed(earlier):
+        value = re.fullmatch(rf".*=\s*({_NUMBER})", done.result.strip())
+        if value is not None:
+            return value.group(1).replace(",", "")
     return None
 
 

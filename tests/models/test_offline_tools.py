@@ -127,6 +127,19 @@ async def test_the_demo_mission_does_real_work(tmp_path: Path) -> None:
     assert result.steps == 9  # plan; per tool step: start + run, then done; skip; answer
 
 
+async def test_a_chain_said_in_words_uses_each_result(tmp_path: Path) -> None:
+    agent = LeanAgent(OfflineModel(), tools=demo_tools(tmp_path / "ws"))
+    result = await agent.execute("Add 17 and 25, then multiply the result by 3, then note it")
+    notes = [t["note"] for t in agent.planner.get_state()["tasks"]]
+    assert notes == [
+        "calculator → 17 + 25 = 42",
+        "calculator → 42 * 3 = 126",
+        'add_note → noted "42 * 3 = 126" in notes.md (1 note)',
+    ]
+    assert result.status.value == "completed" and "42 * 3 = 126" in result.final_message
+    assert (tmp_path / "ws" / "notes.md").read_text() == "- 42 * 3 = 126\n"
+
+
 async def test_a_tool_error_fails_the_step_with_the_reason(tmp_path: Path) -> None:
     agent = LeanAgent(OfflineModel(), tools=demo_tools(tmp_path / "ws"))
     result = await agent.execute("1. Work out 1 / 0 + 1\n2. Work out 2 * 3 + 1")
@@ -155,3 +168,49 @@ async def test_a_step_that_needs_approval_runs_its_tool_only_after_a_yes(tmp_pat
     assert done.status.value == "completed"
     assert (tmp_path / "ws" / "summary.md").exists()
     assert "step 1, write_file: wrote summary.md" in done.final_message
+
+
+SUM = [Earlier("Add 17 and 25", "17 + 25 = 42")]
+
+
+@pytest.mark.parametrize(
+    ("step", "expression"),
+    [
+        ("Add 17 and 25", "17 + 25"),
+        ("Sum up 1,200 and 30.5", "1200 + 30.5"),
+        ("Multiply the result by 3", "42 * 3"),
+        ("Then multiply it by 3", "42 * 3"),
+        ("Subtract 5 from the total", "42 - 5"),
+        ("Divide 100 by 8", "100 / 8"),
+        ("Calculate 15% of 80", "15 * 80 / 100"),
+        ("Work out 15 percent of 2,400", "15 * 2400 / 100"),
+        ("Take the square root of 144", "sqrt(144)"),
+        ("Double the result", "42 * 2"),
+    ],
+)
+def test_arithmetic_said_in_words(step: str, expression: str) -> None:
+    assert arithmetic(step, SUM) == expression
+    assert fit(step, 2, ALL, "mission", SUM) == ("calculator", {"expression": expression})
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "Multiply the result by 3",  # no earlier result: nothing to multiply
+        "Add Bob to the list",
+        "Add 2026-05-14 and 3",
+        "Add 3 and 4 to my notes",  # a note, not a sum
+        "Divide the cake by 4",
+    ],
+)
+def test_words_that_are_not_arithmetic(step: str) -> None:
+    assert arithmetic(step) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "text"),
+    [("Note the result", "Result: 17 + 25 = 42"), ("Note it", "17 + 25 = 42"),
+     ("Note the venue", "Venue")],
+)  # fmt: skip
+def test_a_note_of_the_result_holds_the_result(step: str, text: str) -> None:
+    assert fit(step, 2, ALL, "mission", SUM) == ("add_note", {"text": text})
