@@ -264,7 +264,7 @@ def write_report(options: EvalOptions, command: str, notes: str, console: Consol
 
 
 def summary_table(summary: Summary, console: Console) -> None:
-    """The per-arm table and the paired comparisons."""
+    """The per-arm table, the per-tag table (when missions have tags), the comparisons."""
     table = Table(title="taskforce eval")
     for column in ("suite", "arm", "solved", "95% CI", "false compl.", "no-work ticks",
                    "crashes", "turns/run", "in tok/run", "planning"):  # fmt: skip
@@ -277,6 +277,15 @@ def summary_table(summary: Summary, console: Console) -> None:
             f"{a.turns / per:.1f}", f"{a.input_tokens // per:,}", f"{a.planning_share:.0%}",
         )  # fmt: skip
     console.print(table)
+    arms, rows = summary.tag_rows()
+    if rows:
+        tags = Table(title="by mission tag (solved/runs, F false completions, planning)")
+        for column in ("suite", "tag", *arms):
+            tags.add_column(cell(column))
+        for suite, tag, cells in rows:
+            tags.add_row(cell(suite), cell(tag), *(cells[a].text() if a in cells else "-"
+                                                   for a in arms))  # fmt: skip
+        console.print(tags)
     for a in summary.arms:
         if len(a.paths) > 1:
             each = ", ".join(f"{p.solved}/{p.runs}" for p in a.paths)

@@ -1,8 +1,9 @@
 """The Markdown report, generated from stored results only (regenerating never reruns).
 
 Sections: how it was measured (commands, model, settings, machine, commits, dates, wall
-time), the BASELINE (a results file named as the baseline), the CURRENT results, an
-ABLATION table (one row per arm of either), and per-mission tables.
+time), the BASELINE (a results file named as the baseline), the CURRENT results (per arm,
+per mission tag, paired), an ABLATION table (one row per arm of either), and per-mission
+tables.
 """
 
 from __future__ import annotations
@@ -77,8 +78,25 @@ def _section(title: str, records: Sequence[RunRecord], arm_order: Sequence[str])
         return [f"## {title}", "", "Not recorded yet.", ""]
     summary = summarize(records, arm_order)
     lines = [f"## {title}", "", *_facts(records), "", *_ARM_HEAD, *_arm_rows(summary.arms), ""]
-    lines += _paired(summary) + _paths(summary) + _missions(summary)
+    lines += _tags(summary) + _paired(summary) + _paths(summary) + _missions(summary)
     return lines
+
+
+def _tags(summary: Summary) -> list[str]:
+    """Solved and false completions per mission tag (multi-step: not tagged single)."""
+    arms, rows = summary.tag_rows()
+    if not rows:
+        return []
+    lines = [
+        "By mission tag (solved/runs, F = false completions, planning share of input):",
+        "",
+        "| suite | tag | " + " | ".join(arms) + " |",
+        "|---|---|" + "---|" * len(arms),
+    ]
+    for suite, tag, cells in rows:
+        shown = (cells[a].text() if a in cells else "-" for a in arms)
+        lines.append(f"| {suite} | {tag} | " + " | ".join(shown) + " |")
+    return [*lines, ""]
 
 
 def _spread(values: Sequence[float], unit: str = "%") -> str:

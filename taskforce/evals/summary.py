@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 from taskforce.evals.record import RunRecord, comparable_settings
 from taskforce.evals.stats import Paired, paired, wilson
 
-__all__ = ["ArmSummary", "PathSummary", "Summary", "summarize"]
+__all__ = ["ArmSummary", "PathSummary", "Summary", "TagSummary", "summarize"]
+
+MULTI_STEP = "multi-step"
+"""The group of missions not tagged ``single`` (shown when a suite tags some ``single``)."""
 
 
 class _Rates:
@@ -43,6 +46,25 @@ class PathSummary(_Rates):
     false_completions: int
     input_tokens: int
     planning_tokens: int
+
+
+@dataclass(frozen=True)
+class TagSummary(_Rates):
+    """The runs of one arm on the missions of one tag (a mission's ``tags``)."""
+
+    suite: str
+    tag: str
+    arm: str
+    runs: int
+    solved: int
+    false_completions: int
+    input_tokens: int
+    planning_tokens: int
+
+    def text(self) -> str:
+        """``8/11 F0, 29%``: solved/runs, false completions, planning share (if any)."""
+        share = f", {100 * self.planning_share:.0f}%" if self.planning_tokens else ""
+        return f"{self.solved}/{self.runs} F{self.false_completions}{share}"
 
 
 @dataclass(frozen=True)
@@ -88,11 +110,28 @@ class Summary:
     comparisons: list[Paired]
     missions: dict[str, dict[str, dict[str, Any]]]
     """suite/mission -> arm -> {"solved": k, "runs": n, "status": [...], "false": f}."""
+    tags: list[TagSummary] = field(default_factory=list)
+    """Per suite, tag and arm (tags in first-seen order, then ``multi-step``)."""
+
+    def tag_rows(self) -> tuple[list[str], list[tuple[str, str, dict[str, TagSummary]]]]:
+        """The tag table: its arms, and per (suite, tag) the summary of each arm."""
+        arms = list(dict.fromkeys(t.arm for t in self.tags))
+        rows: dict[tuple[str, str], dict[str, TagSummary]] = {}
+        for t in self.tags:
+            rows.setdefault((t.suite, t.tag), {})[t.arm] = t
+        return arms, [(suite, tag, cells) for (suite, tag), cells in rows.items()]
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready numbers."""
         return {
             "arms": [a.as_dict() for a in self.arms],
+            "tags": [
+                {
+                    **{k: getattr(t, k) for k in t.__dataclass_fields__},
+                    "planning_share": round(t.planning_share, 4),
+                }
+                for t in self.tags
+            ],
             "comparisons": [
                 {**{k: getattr(c, k) for k in c.__dataclass_fields__}, "n": c.n}
                 for c in self.comparisons
@@ -179,7 +218,40 @@ def summarize(records: Iterable[RunRecord], arm_order: Sequence[str] = ()) -> Su
             cell["runs"] += 1
             cell["false"] += r.false_completion
             cell["status"].append(r.status)
-    return Summary(arms, comparisons, missions)
+    tags = [t for suite, arm in keys for t in _tag_summaries(suite, arm, groups[(suite, arm)])]
+    order = {tag: i for i, tag in enumerate(dict.fromkeys(t.tag for t in tags))}
+    tags.sort(key=lambda t: (t.suite, order[t.tag]))  # stable: arms stay in their order
+    return Summary(arms, comparisons, missions, tags)
+
+
+def tags_of(record: RunRecord) -> list[str]:
+    """The mission's tags a run was made with (kept in its meta), as text."""
+    tags = record.meta.get("tags")
+    return [str(t) for t in tags] if isinstance(tags, list) else []
+
+
+def _tag_summaries(suite: str, arm: str, runs: Sequence[RunRecord]) -> list[TagSummary]:
+    """One arm's runs per tag; with ``single`` among them, also the missions without it."""
+    by_tag: dict[str, list[RunRecord]] = {}
+    for r in runs:
+        for tag in dict.fromkeys(tags_of(r)):
+            by_tag.setdefault(tag, []).append(r)
+    if "single" in by_tag:
+        by_tag[MULTI_STEP] = [r for r in runs if "single" not in tags_of(r)]
+    return [
+        TagSummary(
+            suite=suite,
+            tag=tag,
+            arm=arm,
+            runs=len(group),
+            solved=sum(r.solved for r in group),
+            false_completions=sum(r.false_completion for r in group),
+            input_tokens=sum(r.input_tokens for r in group),
+            planning_tokens=sum(r.planning_tokens for r in group),
+        )
+        for tag, group in by_tag.items()
+        if group
+    ]
 
 
 def _setting(record: RunRecord) -> str:

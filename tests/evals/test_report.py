@@ -90,3 +90,29 @@ async def test_runs_under_other_settings_are_summed_apart_and_not_paired(tmp_pat
     ]
     alone = summarize([r for r in ResultStore(path).latest() if not r.meta["settings"]["seed"]])
     assert [a.arm for a in alone.arms] == ["none", "planner"]  # one setting: plain names
+
+
+async def test_solved_per_mission_tag(tmp_path: Path) -> None:
+    single, chain = SUITE.missions[0], next(m for m in SUITE.missions if "chain" in m.tags)
+    untagged = Mission("untagged", chain.text, chain.world, chain.check, chain.reference)
+    suite = Suite("tagged", (single, chain, untagged))
+
+    def factory(mission: Mission, arm: Arm) -> Model:  # the plain loop fails the chain
+        if arm.name == "none" and mission.id == chain.id:
+            return ScriptedModel([reply("Done.")])
+        return reference_model(mission, arm)
+
+    path = tmp_path / "r.jsonl"
+    result = await evaluate(suite, factory, results=path)
+    rows = {(t.tag, t.arm): (t.solved, t.runs, t.false_completions) for t in result.summary.tags}
+    assert rows == {
+        ("single", "none"): (1, 1, 0), ("single", "planner"): (1, 1, 0),
+        ("chain", "none"): (0, 1, 1), ("chain", "planner"): (1, 1, 0),
+        ("multi-step", "none"): (1, 2, 1), ("multi-step", "planner"): (2, 2, 0),
+    }  # fmt: skip
+    text = render_report(ResultStore(path).latest())
+    assert "| suite | tag | none | planner |" in text
+    assert "| tagged | chain | 0/1 F1 | 1/1 F0, " in text  # the planner's share follows
+    assert "| tagged | multi-step | 1/2 F1 | 2/2 F0, " in text
+    assert result.summary.as_dict()["tags"][0]["tag"] == "single"
+    assert summarize(ResultStore(path).latest()).tags == result.summary.tags  # from the file
