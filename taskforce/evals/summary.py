@@ -111,7 +111,7 @@ class Summary:
     missions: dict[str, dict[str, dict[str, Any]]]
     """suite/mission -> arm -> {"solved": k, "runs": n, "status": [...], "false": f}."""
     tags: list[TagSummary] = field(default_factory=list)
-    """Per suite, tag and arm (tags in first-seen order, then ``multi-step``)."""
+    """Per suite, tag and arm: ``single`` first, then by name, ``multi-step`` last."""
 
     def tag_rows(self) -> tuple[list[str], list[tuple[str, str, dict[str, TagSummary]]]]:
         """The tag table: its arms, and per (suite, tag) the summary of each arm."""
@@ -219,8 +219,7 @@ def summarize(records: Iterable[RunRecord], arm_order: Sequence[str] = ()) -> Su
             cell["false"] += r.false_completion
             cell["status"].append(r.status)
     tags = [t for suite, arm in keys for t in _tag_summaries(suite, arm, groups[(suite, arm)])]
-    order = {tag: i for i, tag in enumerate(dict.fromkeys(t.tag for t in tags))}
-    tags.sort(key=lambda t: (t.suite, order[t.tag]))  # stable: arms stay in their order
+    tags.sort(key=lambda t: (t.suite, t.tag == MULTI_STEP, t.tag != "single", t.tag))  # stable
     return Summary(arms, comparisons, missions, tags)
 
 
