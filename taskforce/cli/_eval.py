@@ -20,7 +20,7 @@ from taskforce.errors import ConfigurationError, FileAccessError, ProviderError
 from taskforce.plan.text import plural, scrub
 
 if TYPE_CHECKING:
-    from taskforce.evals import EvalResult, Progress, ResultStore, Summary
+    from taskforce.evals import EvalResult, Progress, ResultStore, RunRecord, Summary
     from taskforce.evals.runner import ModelFactory
 
 DEFAULT_RESULTS = "taskforce-eval.jsonl"
@@ -298,6 +298,19 @@ def summary_table(summary: Summary, console: Console) -> None:
         )
 
 
+def _verdict(record: RunRecord) -> str:
+    """``solved``, ``solved (max_steps)``, or ``not solved (status): why`` in one line.
+
+    Why: the checker's reason (what it found in the world, or the error it raised), or
+    the run's first error when it crashed.
+    """
+    status = one_line(record.status)
+    if record.solved:
+        return "solved" if record.status == "completed" else f"solved ({status})"
+    why = record.errors[0] if record.crashed and record.errors else record.reason
+    return f"not solved ({status})" + (f": {one_line(why)[:160]}" if why else "")
+
+
 class _progress:
     """A rich progress bar on a terminal, plain lines otherwise."""
 
@@ -331,11 +344,7 @@ class _progress:
         if r is None:
             return
         what = one_line(f"{r.key.mission} [{r.key.arm}#{r.key.repeat}]")  # names are data
-        verdict = "solved" if r.solved else f"not solved ({one_line(r.status)})"
-        from taskforce.evals.mission import CHECKER_RAISED  # loaded by now: the run used it
-
-        if r.reason.startswith(CHECKER_RAISED):  # the suite's bug, not the model's: say so
-            verdict += f": {one_line(r.reason)[:200]}"
+        verdict = _verdict(r)
         line = f"{p.done}/{p.total} {what}: {verdict}" + (" (stored)" if p.reused else "")
         if self.plain:
             print(line, file=sys.stderr, flush=True)

@@ -6,6 +6,7 @@ import json
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -259,3 +260,24 @@ def test_a_suites_checker_bugs_are_shown(
     assert "(a missing return?)" in result.output and "Traceback" not in result.output
     stored = [json.loads(line)["key"]["mission"] for line in results.read_text().splitlines()]
     assert stored == ["a-raising-checker"]  # no checker judged the other: resumed there
+
+
+@pytest.mark.parametrize(
+    ("fields", "line"),
+    [
+        ({"solved": True, "status": "completed"}, "solved"),
+        ({"solved": True, "status": "max_steps"}, "solved (max_steps)"),
+        ({"status": "completed", "reason": "no note titled 'trip'"},
+         "not solved (completed): no note titled 'trip'"),
+        ({"status": "crashed", "reason": "checker returned false",
+          "errors": ["crash: ScriptExhaustedError: request 5 of 4\nmore"]},
+         "not solved (crashed): crash: ScriptExhaustedError: request 5 of 4 more"),
+        ({"status": "incomplete"}, "not solved (incomplete)"),
+    ],
+)  # fmt: skip
+def test_each_run_says_how_it_ended_and_why(fields: dict[str, Any], line: str) -> None:
+    from taskforce.cli._eval import _verdict
+    from taskforce.evals import RunKey, RunRecord
+
+    key = RunKey("s", "m", "none", 0, "model", "opts", "hash")
+    assert _verdict(RunRecord(key=key, **fields)) == line
