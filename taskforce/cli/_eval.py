@@ -50,6 +50,8 @@ class EvalOptions:
     plain: bool = False
     report_only: bool = False
     notes: Path | None = None
+    rerun: bool = False
+    """Not part of :func:`command_line`: the command that resumes the runs leaves it out."""
 
 
 def command_line(options: EvalOptions) -> str:
@@ -154,16 +156,21 @@ def run_eval(options: EvalOptions, console: Console) -> int:
                     results=store,
                     on_progress=on_progress,
                     meta=meta,
+                    rerun=options.rerun,
                 )
             )
         except ProviderError as exc:  # the run it stopped is not stored: a rerun makes it
+            same = "the same command without --rerun" if options.rerun else "the same command"
             raise type(exc)(
                 f"{exc}; the evaluation stopped there: the runs finished before are stored in "
-                f"{str(options.results)!r}, and the same command resumes",
+                f"{str(options.results)!r}, and {same} resumes",
                 retryable=exc.retryable,
             ) from exc
     warn_damaged(store, console, "a run one held ran again")
-    console.print(f"{plural(result.ran, 'run')} made, {result.reused} found in {options.results}")
+    found = f"{plural(result.ran, 'run')} made, {result.reused} found in {options.results}"
+    if result.reused:
+        found += " (stored runs are not run again: --rerun runs them again)"
+    console.print(found)
     summary_table(result.summary, console)
     if options.json_path is not None:
         write_json(result, options.json_path)

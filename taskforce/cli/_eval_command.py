@@ -86,6 +86,14 @@ def eval_command(
         bool,
         typer.Option("--report-only", help="Run nothing: write --report from stored results."),
     ] = False,
+    rerun: Annotated[
+        bool,
+        typer.Option(
+            "--rerun",
+            help="Run the selected runs again even when stored (after changing a checker or "
+            "a tool); the new runs replace them in the summary and the report.",
+        ),
+    ] = False,
     plain: PlainOpt = False,
 ) -> None:
     """Does planning help your model? Run a suite with and without the planner, compare.
@@ -110,7 +118,7 @@ def eval_command(
             limit=limit, missions=tuple(mission or ()), json_path=json_path, results=results,
             report=report, baseline=baseline, max_steps=max_steps, timeout=timeout,
             context_window=context_window, temperature=temperature, seed=seed, setup=setup,
-            plain=plain, report_only=report_only, notes=notes,
+            plain=plain, report_only=report_only, notes=notes, rerun=rerun,
         )  # fmt: skip
         code = run_eval(options, console)
     raise typer.Exit(code)

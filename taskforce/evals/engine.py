@@ -108,6 +108,7 @@ async def evaluate(
     results: str | Path | ResultStore | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     meta: Mapping[str, Any] | None = None,
+    rerun: bool = False,
 ) -> EvalResult:
     """Run every selected mission of `suite` in every arm, `repeat` times.
 
@@ -128,6 +129,9 @@ async def evaluate(
             is stored already are not run again: an interrupted evaluation resumes.
         on_progress: Called after every run (or stored run found).
         meta: Extra facts kept in each new record (e.g. the command line).
+        rerun: Run every selected run again even when it is stored (after changing a
+            checker or a tool: a stored run is keyed by the mission's text, not its code);
+            the new records are appended, and a later read takes them.
 
     Returns:
         The records of the grid (stored earlier or made now) and their summary.
@@ -161,7 +165,9 @@ async def evaluate(
         (r, m, a) for r in range(repeat) for m in suite.select(missions, limit) for a in chosen_arms
     ]
     outcome = EvalResult(arms=[a.name for a in chosen_arms])
-    stored = {r.key.text(): r for r in store.latest()} if store is not None else {}
+    if not isinstance(rerun, bool):
+        raise ConfigurationError("rerun must be True or False")
+    stored = {r.key.text(): r for r in store.latest()} if store is not None and not rerun else {}
     base_meta = {**machine_facts(), **(meta or {})}
     if on_progress is not None:
         on_progress(Progress(0, len(grid), None, False))

@@ -43,6 +43,10 @@ def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> N
     assert text[text.index("## Current") :].startswith("## Current\n\nNot recorded yet.")
     again = cli(*args)
     assert again.exit_code == 0 and "0 runs made, 6 found" in again.stdout
+    assert "--rerun runs them again" in again.stdout
+    rerun = cli(*args, "--rerun")  # e.g. after a checker changed: every run made again
+    assert rerun.exit_code == 0 and "6 runs made, 0 found" in rerun.stdout
+    assert len(results.read_text().splitlines()) == 12  # appended; the latest ones count
     report.unlink()
     only = cli("eval", "--report-only", "--report", str(report), "--results", str(results),
                "--suite", "nope")  # fmt: skip

@@ -21,6 +21,7 @@ from taskforce.evals import (
     reference_model,
 )
 from taskforce.evals.builtin import SUITE
+from taskforce.evals.reference import REFERENCE
 from taskforce.evals.sampling import request_seed
 from taskforce.models.base import Model
 from taskforce.models.offline import OfflineModel
@@ -216,3 +217,19 @@ def test_greedy_settings_keep_the_keys_stored_results_were_made_with() -> None:
 def test_bad_sampling_settings_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigurationError, match=message):
         RunSettings(**options)
+
+
+async def test_rerun_makes_stored_runs_again_and_the_new_ones_count(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    broken = await evaluate(  # the same model name as the reference: the same run keys
+        SMALL, lambda m, a: ScriptedModel([], name=REFERENCE), results=path, arms="none"
+    )
+    assert [a.solved for a in broken.summary.arms] == [0]  # say, a checker with a bug
+    kept = await evaluate(SMALL, reference_model, results=path, arms="none")
+    assert (kept.ran, kept.reused, kept.summary.arms[0].solved) == (0, 3, 0)  # stored: kept
+    again = await evaluate(SMALL, reference_model, results=path, arms="none", rerun=True)
+    assert (again.ran, again.reused, again.summary.arms[0].solved) == (3, 0, 3)
+    assert len(path.read_text().splitlines()) == 6
+    assert [r.solved for r in ResultStore(path).latest()] == [True, True, True]
+    with pytest.raises(ConfigurationError, match="rerun must be True or False"):
+        await evaluate(SMALL, reference_model, rerun="yes")  # type: ignore[arg-type]
