@@ -110,6 +110,8 @@ def eval_command(
         from taskforce.cli._eval import EvalOptions, list_command, run_eval
 
         console = Console()
+        if not console.is_terminal:  # a log file or a pipe: no table cut to 80 columns
+            console.width = max(console.width, 160)
         if list_:
             list_command(console)
             return

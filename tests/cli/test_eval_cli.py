@@ -35,6 +35,7 @@ def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> N
     assert "6 runs made, 0 found" in first.stdout
     assert "builtin:planner vs builtin:none: both 3" in first.stdout
     assert "by mission tag" in first.stdout and "3/3 F0" in first.stdout  # 3 single-step
+    assert "in tok/run" in first.stdout and "false compl." in first.stdout  # not cut to 80
     data = json.loads(out.read_text())
     assert [a["solved"] for a in data["summary"]["arms"]] == [3, 3]
     assert len(data["runs"]) == 6 and "transcript" not in data["runs"][0]
