@@ -218,8 +218,10 @@ def render_report(
     """The Markdown report of `baseline` and `current` results (either may be empty).
 
     `notes` (Markdown written by people: what was changed, which targets are met) comes
-    right after the header.
+    right after the header. Without a baseline (no records, no path) there is no baseline
+    section, and the current results are called "Results".
     """
+    compared = bool(baseline) or baseline_path is not None
     lines = [
         "# Does planning help? taskforce's agent evaluation",
         "",
@@ -230,16 +232,21 @@ def render_report(
         command or "taskforce eval --report docs/qa/agent-eval.md ...",
         "```",
         "",
-        f"Baseline results: `{baseline_path or 'none'}`; current results: "
-        f"`{current_path or 'none'}`. Each section lists the commands that made its runs: "
-        "running one again resumes or extends it (stored runs are skipped), then this "
-        "command regenerates the report.",
+        (
+            f"Baseline results: `{baseline_path or 'none'}`; current results: "
+            f"`{current_path or 'none'}`. "
+            if compared
+            else f"Results: `{current_path or 'not named'}`. "
+        )
+        + "Each section lists the commands that made its runs: running one again resumes or "
+        "extends it (stored runs are skipped), then this command regenerates the report.",
         "",
     ]
     if notes.strip():
         lines += [notes.strip(), ""]
-    lines += _section("Baseline (before agent changes)", baseline, arm_order)
-    lines += _section("Current", current, arm_order)
+    if compared:
+        lines += _section("Baseline (before agent changes)", baseline, arm_order)
+    lines += _section("Current" if compared else "Results", current, arm_order)
     lines += ["## Ablation (every arm tried)", "", *_ARM_HEAD]
     for label, records in (("baseline: ", baseline), ("current: ", current)):
         if records:

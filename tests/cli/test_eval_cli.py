@@ -59,7 +59,7 @@ def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> N
                 "--notes", str(notes))  # fmt: skip
     text = report.read_text()
     assert noted.exit_code == 0 and f"--notes {notes}" in text
-    assert text.index("## What we changed") < text.index("## Baseline")
+    assert text.index("## What we changed") < text.index("## Results")  # no baseline named
     assert cli("eval", "--report-only").exit_code == 2
 
 

@@ -48,8 +48,11 @@ async def test_baseline_current_and_ablation(tmp_path: Path) -> None:
 
 
 def test_nothing_recorded_yet() -> None:
-    text = render_report([], [])
+    text = render_report([], [], baseline_path="base.jsonl")
     assert text.count("Not recorded yet.") == 2
+    alone = render_report([], [])  # a user's own suite, no baseline: no baseline section
+    assert alone.count("Not recorded yet.") == 1 and "Baseline" not in alone
+    assert "## Results" in alone and "Results: `not named`" in alone
 
 
 async def test_repeats_show_their_spread(tmp_path: Path) -> None:
@@ -65,7 +68,7 @@ async def test_repeats_show_their_spread(tmp_path: Path) -> None:
     result = await evaluate(SMALL, factory, results=path, repeat=2)
     assert [[p.solved for p in a.paths] for a in result.summary.arms] == [[2, 2], [2, 0]]
     text = render_report(ResultStore(path).latest())
-    current = text[text.index("## Current") : text.index("## Ablation")]
+    current = text[text.index("## Results") : text.index("## Ablation")]
     assert "| small | none | 2 | 2/2, 2/2 | 100.0% (sd 0.0; 100 to 100) | 0, 0 |" in current
     assert "| small | planner | 2 | 2/2, 0/2 | 50.0% (sd 70.7; 0 to 100) | 0, 2 |" in current
     assert "- small:planner - small:none per repeat: +0, -100 pts; -50.0 pts" in current
