@@ -131,6 +131,14 @@ def done_before(plan: Plan, number: int) -> tuple[int, ...]:
 
 
 _IF = re.compile(r"^(?:(?:then|and|but)\b[\s,]*)?(?:if|when|in\s+case)\b", re.I)
+_IF_AFTER = re.compile(r"\S\s+(?:if|when|in\s+case)\s+\S", re.I)
+"""A branch whose condition comes after its action: "Book a vaccination if it is due"."""
+_WHETHER = re.compile(
+    r"\b(?:check|see|determine|verify|confirm|find\s+out|ask|know|decide|test|look|tell)\b"
+    r"[^,;]*?\bif\b",
+    re.I,
+)
+"""An "if" that means "whether" ("Check if the paper is in stock"): a lookup, no branch."""
 _ELSE = re.compile(
     r"^(?:(?:then|and|but)\b[\s,]*)?"
     r"(?:otherwise|else|if\s+not\b|if\s[^,;]*?(?:\b(?:not|no)\b|n't\b))",
@@ -144,9 +152,12 @@ def joined_branches(request: NewPlan) -> NewPlan:
 
     Given "If it rains, book the gym" and "If it does not rain, book the park run" as two
     steps, a small model did both: the loop asks for each step's tool in turn. As one
-    step it does the branch that applies. Unchanged when no step follows an "If ..." step
-    with its other branch ("Otherwise ...", "If not ...", "If it is not ..."), or when a
-    task refers to others by number (``depends_on``, ``parent``).
+    step it does the branch that applies. The condition may also follow the action ("Book
+    a vaccination if the shot is over a year old", then "Otherwise, book a checkup": a
+    model booked both, seven times), but not as a question ("Check if ..."). Unchanged
+    when no step follows a branch with its other branch ("Otherwise ...", "If not ...",
+    "If it is not ..."), or when a task refers to others by number (``depends_on``,
+    ``parent``).
     """
     tasks = request.tasks
     if any(t.depends_on or t.parent is not None for t in tasks):
@@ -156,7 +167,7 @@ def joined_branches(request: NewPlan) -> NewPlan:
         last = joined[-1] if joined else None
         if (
             last is not None
-            and _IF.match(last.description)
+            and _branch(last.description)
             and not _ELSE.match(last.description)
             and _ELSE.match(task.description)
             and not (last.requires_approval or task.requires_approval)
@@ -168,6 +179,13 @@ def joined_branches(request: NewPlan) -> NewPlan:
                 continue
         joined.append(task)
     return request if len(joined) == len(tasks) else NewPlan(tuple(joined))
+
+
+def _branch(text: str) -> bool:
+    """Whether `text` does something on a condition (the condition first or after it)."""
+    return bool(_IF.match(text)) or (
+        _IF_AFTER.search(text) is not None and _WHETHER.search(text) is None
+    )
 
 
 def open_steps(plan: Plan) -> list[str]:

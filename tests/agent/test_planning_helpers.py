@@ -122,3 +122,17 @@ def test_joined_branches_puts_a_condition_and_its_other_branch_in_one_step() -> 
     assert planning.joined_branches(unrelated) is unrelated  # two conditions, both may hold
     numbered = NewPlan((StepSpec("If it rains, A"), StepSpec("Otherwise B", depends_on=(1,))))
     assert planning.joined_branches(numbered) is numbered
+    after = plan(  # the condition after the action (a plan the 1.5B model wrote)
+        "Look up Bella's vaccination record",
+        "Book a vaccination at the first free slot on 2025-06-12 if the condition is met",
+        "Otherwise, book a checkup at that slot",
+    )
+    assert [t.description for t in planning.joined_branches(after).tasks][1:] == [
+        "Book a vaccination at the first free slot on 2025-06-12 if the condition is met; "
+        "otherwise, book a checkup at that slot"
+    ]
+    for question in ("Check if there are 4 packs in stock", "See if the shop is open today"):
+        asked = plan(question, "Otherwise email Dave")  # a lookup and an action: two steps
+        assert planning.joined_branches(asked) is asked
+    verbless = plan("Gift wrap", "Otherwise send it plain")  # no condition: two steps
+    assert planning.joined_branches(verbless) is verbless
