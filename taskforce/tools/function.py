@@ -7,7 +7,8 @@ import logging
 from collections.abc import Callable
 from typing import Any, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+import docstring_parser
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from taskforce.errors import ToolInputError
 from taskforce.tools.base import ApprovalRiskLevel, compact_schema, error_result
@@ -19,7 +20,9 @@ class FunctionTool:
     """Wrap `fn` (sync or async) so it satisfies :class:`~taskforce.tools.base.ToolProtocol`.
 
     The parameters are validated with pydantic from the type hints; the first paragraph
-    of the docstring is the description unless one is given. `read_only`: calls change
+    of the docstring is the description unless one is given, and a parameter documented
+    in it (an ``Args:`` section, NumPy ``Parameters``, or Sphinx ``:param x:``) gets that
+    text as its description in the schema. `read_only`: calls change
     nothing (a lookup, a read), so they do not make earlier results stale. The result is
     `{"success": True, "output": <return value>}`; an exception raised by `fn` becomes
     `{"success": False, ...}` (raise :class:`ToolInputError` for a fix-it message).
@@ -44,7 +47,7 @@ class FunctionTool:
         self.approval_risk_level = approval_risk_level
         self.supports_parallelism = supports_parallelism
         self.read_only = read_only
-        self._args_model = _args_model(fn, self.name)
+        self._args_model = _args_model(fn, self.name, _param_docs(doc))
         schema: dict[str, Any] = compact_schema(self._args_model.model_json_schema())
         schema.pop("description", None)
         self._schema = schema
@@ -84,7 +87,22 @@ class FunctionTool:
         return {"success": True, "output": result}
 
 
-def _args_model(fn: Callable[..., Any], name: str) -> type[BaseModel]:
+def _param_docs(doc: str) -> dict[str, str]:
+    """Parameter name -> its description in the docstring (Google, NumPy, Sphinx styles)."""
+    if not doc:
+        return {}
+    try:
+        parsed = docstring_parser.parse(doc)
+    except docstring_parser.ParseError:  # a docstring is prose first: no sections, no docs
+        return {}
+    return {
+        p.arg_name: " ".join(p.description.split())
+        for p in parsed.params
+        if p.description and p.description.strip()
+    }
+
+
+def _args_model(fn: Callable[..., Any], name: str, docs: dict[str, str]) -> type[BaseModel]:
     hints = get_type_hints(fn)
     fields: dict[str, Any] = {}
     for param in inspect.signature(fn).parameters.values():
@@ -92,7 +110,7 @@ def _args_model(fn: Callable[..., Any], name: str) -> type[BaseModel]:
             continue
         annotation = hints.get(param.name, Any)
         default = ... if param.default is param.empty else param.default
-        fields[param.name] = (annotation, default)
+        fields[param.name] = (annotation, Field(default, description=docs.get(param.name)))
     model: type[BaseModel] = create_model(
         f"{name}_args", __config__=ConfigDict(extra="forbid"), **fields
     )

@@ -79,3 +79,64 @@ async def test_async_functions_and_errors_become_results() -> None:
 def test_approval_preview_names_the_call() -> None:
     tool = FunctionTool(add, requires_approval=True)
     assert tool.get_approval_preview(a=1, b=2) == "add(a=1, b=2)"
+
+
+def book(pet_id: str, time: str = "10:00", note: str = "") -> str:
+    """Book an appointment at the clinic.
+
+    Look the pet up first.
+
+    Args:
+        pet_id: The pet's id, e.g. P-12
+            (from find_pets).
+        time: HH:MM, one of free_slots.
+    """
+    return "booked"
+
+
+def book_sphinx(pet_id: str) -> str:
+    """Book an appointment.
+
+    :param pet_id: The pet's id.
+    """
+    return "booked"
+
+
+def book_numpy(pet_id: str) -> str:
+    """Book an appointment.
+
+    Parameters
+    ----------
+    pet_id : str
+        The pet's id.
+    """
+    return "booked"
+
+
+def test_documented_parameters_get_their_descriptions() -> None:
+    tool = FunctionTool(book)
+    assert tool.description == "Book an appointment at the clinic."  # the first paragraph
+    props = tool.parameters_schema["properties"]
+    assert props["pet_id"] == {
+        "type": "string",
+        "description": "The pet's id, e.g. P-12 (from find_pets).",  # its lines joined
+    }
+    assert props["time"]["description"] == "HH:MM, one of free_slots."
+    assert props["time"]["default"] == "10:00"
+    assert "description" not in props["note"]  # not documented: no description
+    for styled in (book_sphinx, book_numpy):
+        assert FunctionTool(styled).parameters_schema["properties"]["pet_id"] == {
+            "type": "string",
+            "description": "The pet's id.",
+        }
+
+
+def test_undocumented_and_prose_docstrings_give_no_parameter_descriptions() -> None:
+    def prose(x: int) -> int:
+        """Double x: the number given (x: an integer).
+
+        Args are checked by the schema.
+        """
+        return 2 * x
+
+    assert FunctionTool(prose).parameters_schema["properties"] == {"x": {"type": "integer"}}
