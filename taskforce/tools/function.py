@@ -7,7 +7,6 @@ import logging
 from collections.abc import Callable
 from typing import Any, get_type_hints
 
-import docstring_parser
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from taskforce.errors import ToolInputError
@@ -91,6 +90,8 @@ def _param_docs(doc: str) -> dict[str, str]:
     """Parameter name -> its description in the docstring (Google, NumPy, Sphinx styles)."""
     if not doc:
         return {}
+    import docstring_parser  # only for a tool made from a documented function
+
     try:
         parsed = docstring_parser.parse(doc)
     except docstring_parser.ParseError:  # a docstring is prose first: no sections, no docs
