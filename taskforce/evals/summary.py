@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, TypedDict
 
 from taskforce.evals.record import RunRecord, comparable_settings
 from taskforce.evals.stats import Paired, paired, wilson
@@ -159,20 +159,31 @@ def _arm_summary(suite: str, arm: str, runs: Sequence[RunRecord]) -> ArmSummary:
     )  # fmt: skip
 
 
+class _Tally(TypedDict):
+    runs: int
+    solved: int
+    false_completions: int
+    input_tokens: int
+    planning_tokens: int
+
+
+def _tally(group: Sequence[RunRecord]) -> _Tally:
+    """The counts a path or a tag shows of its runs."""
+    return _Tally(
+        runs=len(group),
+        solved=sum(r.solved for r in group),
+        false_completions=sum(r.false_completion for r in group),
+        input_tokens=sum(r.input_tokens for r in group),
+        planning_tokens=sum(r.planning_tokens for r in group),
+    )
+
+
 def _paths(runs: Sequence[RunRecord]) -> tuple[PathSummary, ...]:
     by_repeat: dict[int, list[RunRecord]] = {}
     for r in runs:
         by_repeat.setdefault(r.key.repeat, []).append(r)
     return tuple(
-        PathSummary(
-            repeat=repeat,
-            runs=len(group),
-            solved=sum(r.solved for r in group),
-            false_completions=sum(r.false_completion for r in group),
-            input_tokens=sum(r.input_tokens for r in group),
-            planning_tokens=sum(r.planning_tokens for r in group),
-        )
-        for repeat, group in sorted(by_repeat.items())
+        PathSummary(repeat=repeat, **_tally(group)) for repeat, group in sorted(by_repeat.items())
     )
 
 
@@ -238,16 +249,7 @@ def _tag_summaries(suite: str, arm: str, runs: Sequence[RunRecord]) -> list[TagS
     if "single" in by_tag:
         by_tag[MULTI_STEP] = [r for r in runs if "single" not in tags_of(r)]
     return [
-        TagSummary(
-            suite=suite,
-            tag=tag,
-            arm=arm,
-            runs=len(group),
-            solved=sum(r.solved for r in group),
-            false_completions=sum(r.false_completion for r in group),
-            input_tokens=sum(r.input_tokens for r in group),
-            planning_tokens=sum(r.planning_tokens for r in group),
-        )
+        TagSummary(suite=suite, tag=tag, arm=arm, **_tally(group))
         for tag, group in by_tag.items()
         if group
     ]
