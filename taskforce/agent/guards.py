@@ -50,15 +50,9 @@ class CallGuard:
     finished work in the evaluation, e.g. overwrote a file it had just written right).
     """
 
-    def __init__(
-        self, max_calls_per_turn: int = 8, *, require_work: bool = False,
-        mark_on_repeat: bool = False,
-    ) -> None:  # fmt: skip
+    def __init__(self, max_calls_per_turn: int = 8, *, require_work: bool = False) -> None:
         self.max_calls_per_turn = max_calls_per_turn
         self.require_work = require_work
-        self.mark_on_repeat = mark_on_repeat
-        """A turn that only repeats successful calls, once the current step has its work,
-        is read as that step's mark (see ``Run.prepare``)."""
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._nudges = 0  # stall reminders sent since the last forced answer
         self._work = 0  # non-planner calls run since the plan was made or a step was done
@@ -184,16 +178,6 @@ class CallGuard:
             self._work = self._failed = 0
         elif isinstance(item.request, NewPlan):
             self._work = self._runs = self._backed = self._failed = 0
-
-    def only_repeats(self, items: Sequence[Prepared]) -> bool:
-        """Whether `items` (one turn) only repeat tool calls that succeeded before."""
-        return bool(items) and all(
-            item.preset is None
-            and not _planner(item)
-            and item.signature in self._seen
-            and self._seen[item.signature].get("success") is not False
-            for item in items
-        )
 
     @property
     def unbacked(self) -> int:

@@ -55,10 +55,6 @@ class LeanAgent:
             as done unless a tool other than the planner ran since it started (one run per
             step), or it needs no tool (e.g. "report the result"). Small models tend to
             tick steps off without doing them.
-        mark_on_repeat: Experimental, off by default: once the current step's tool ran, a
-            turn that only repeats successful calls marks that step done instead (small
-            models walk a finished plan re-calling each tool). Measured as an arm
-            (``planner+mark_on_repeat=true``), see docs/qa/agent-eval.md.
         planning: False runs the same loop without planning: no ``planner`` tool, no plan
             first, and a system prompt without the planner paragraph (the baseline
             ``taskforce eval`` compares against).
@@ -88,7 +84,6 @@ class LeanAgent:
         max_finish_reminders: int = 2,
         history_limit: int = 200,
         require_work_before_done: bool = True,
-        mark_on_repeat: bool = False,
         planning: bool = True,
         **model_options: Any,
     ) -> None:
@@ -108,8 +103,6 @@ class LeanAgent:
             raise ConfigurationError("system_prompt must be a non-empty string or None")
         if on_event is not None and not callable(on_event):
             raise ConfigurationError("on_event must be a callable taking an AgentEvent")
-        if not isinstance(mark_on_repeat, bool):
-            raise ConfigurationError("mark_on_repeat must be True or False")
         if not isinstance(planning, bool) or (not planning and plan_first):
             raise ConfigurationError("planning must be a bool, and plan_first needs planning")
         self.model = build_model(model, api_base, api_key, context_window, model_options)
@@ -130,7 +123,6 @@ class LeanAgent:
         self.max_finish_reminders = max_finish_reminders
         self.history_limit = history_limit
         self.require_work_before_done = require_work_before_done
-        self.mark_on_repeat = mark_on_repeat
         self._lock = asyncio.Lock()  # one run at a time: the planner holds one session's plan
 
     @property
@@ -214,8 +206,7 @@ class LeanAgent:
                 opened=version,
             ),
             guard=CallGuard(
-                self.max_tool_calls_per_turn, require_work=self.require_work_before_done,
-                mark_on_repeat=self.mark_on_repeat,
+                self.max_tool_calls_per_turn, require_work=self.require_work_before_done
             ),
             finish_guard=FinishGuard(self.max_finish_reminders),
         )  # fmt: skip

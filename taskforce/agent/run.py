@@ -29,7 +29,7 @@ from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.session import Session
 from taskforce.agent.watch import PlanWatch
 from taskforce.errors import MalformedReplyError, ProviderError, StaleStateError
-from taskforce.models.base import Message, Model, ModelResponse, ToolCall, ToolSpec, Usage
+from taskforce.models.base import Message, Model, ModelResponse, ToolSpec, Usage
 from taskforce.plan import Plan
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import ToolProtocol
@@ -194,8 +194,6 @@ class Run:
         """
         if not response.tool_calls and (moved := self._moved_on(response.content)):
             return dataclasses.replace(response, tool_calls=(moved.call,), content=None), [moved]
-        if response.tool_calls and (marked := self._marked_by_repeat(response.tool_calls)):
-            return dataclasses.replace(response, tool_calls=(marked.call,), content=None), [marked]
         if not response.tool_calls:
             written = textcalls.calls_in_text(response.content, self.wiring.tools, self.use.calls)
             content = response.content
@@ -229,23 +227,6 @@ class Run:
         if not numbers or planner.name not in self.wiring.tools:
             return None
         return loop_call(planner, SetStatus(numbers), f"call_text_{self.use.calls}_1")
-
-    def _marked_by_repeat(self, calls: Sequence[ToolCall]) -> Prepared | None:
-        """With ``mark_on_repeat``: a turn that repeats, once the current step has its work.
-
-        The model already has the step's result (its call ran, or an earlier run was taken
-        as the step's work) and calls it again instead of marking the step: the turn is
-        read as the mark of the current step, made through the planner (the evidence rule
-        still decides). Only successful calls count; a turn with any new call runs as usual.
-        """
-        number = self.worked() if self.guard.mark_on_repeat else None
-        if number is None:
-            return None
-        items = [parse_call(call, self.wiring.tools) for call in calls]
-        if not self.guard.only_repeats(items):
-            return None
-        request = SetStatus((int(number),))
-        return loop_call(self.wiring.planner, request, f"call_repeat_{self.use.calls}_1")
 
     # ---- tool calls ------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.prompts import REUSED
-from taskforce.testing import ScriptedModel, call, calls, reply
+from taskforce.testing import ScriptedModel, call, reply
 from tests.agent.helpers import tool_results
 
 TASKS = ["Weather in Oslo", "Multiply", "Save a note"]
@@ -194,61 +194,3 @@ async def test_a_failed_call_alone_is_not_the_step_done(tools: Any) -> None:
     assert 'status="SKIPPED"' in refused["error"]
     assert [s.status.value for s in result.plan.steps] == ["DONE", "SKIPPED"]
     assert result.plan.steps[1].note == "its tool calls failed"
-
-
-def _walking_the_plan_again() -> ScriptedModel:
-    """Every step's call made first, then the plan walked, the last call repeated twice."""
-    return ScriptedModel(
-        [
-            call("planner", action="create_plan", tasks=["Weather in Oslo", "Save a note"]),
-            call("weather", city="Oslo"),
-            call("notes", text="rain"),  # step 2's work, done early
-            call("planner", action="mark_done", step_index=[1]),
-            call("notes", text="rain"),  # the repeat: the earlier run is step 2's work
-            call("notes", text="rain"),  # again, instead of marking step 2
-            reply("Saved a note: rain."),
-        ]
-    )
-
-
-async def test_mark_on_repeat_reads_a_second_repeat_as_the_mark(tools: Any) -> None:
-    tool_list, log = tools
-    model = _walking_the_plan_again()
-    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, mark_on_repeat=True)
-    result = await agent.execute("Weather in Oslo, then a note")
-    assert log["notes"] == ["rain"]  # ran once
-    shown = tool_results(model.requests[6].messages)  # the planner's call is not in the view
-    assert "call_6" not in shown and not any("repeated_call" in str(r) for r in shown.values())
-    assert "- [x] 2. Save a note" in str(model.requests[6].messages[-1]["content"])
-    assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE"]
-    assert result.status is AgentStatus.COMPLETED and result.final_message == "Saved a note: rain."
-
-
-async def test_without_mark_on_repeat_the_second_repeat_is_refused(tools: Any) -> None:
-    tool_list, _ = tools
-    model = _walking_the_plan_again()
-    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, max_finish_reminders=0)
-    result = await agent.execute("Weather in Oslo, then a note")
-    again = tool_results(model.requests[6].messages)["call_6"]
-    assert again["error_type"] == "repeated_call"
-    assert [s.status.value for s in result.plan.steps] == ["DONE", "PENDING"]
-
-
-async def test_mark_on_repeat_needs_the_steps_work_and_only_repeats(tools: Any) -> None:
-    tool_list, log = tools
-    model = ScriptedModel(
-        [
-            call("planner", action="create_plan", tasks=["Weather in Oslo", "Save a note"]),
-            call("weather", city="Oslo"),
-            call("planner", action="mark_done", step_index=[1]),
-            call("weather", city="Oslo"),  # repeats step 1's run: no work for step 2
-            calls(call("weather", city="Oslo"), call("notes", text="rain")),  # a new call
-            reply("Saved."),
-        ]
-    )
-    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, mark_on_repeat=True,
-                      max_finish_reminders=0)  # fmt: skip
-    result = await agent.execute("Weather in Oslo, then a note")
-    assert log["notes"] == ["rain"]  # the turn with a new call ran as usual
-    assert all("call_repeat" not in m.get("tool_call_id", "") for m in model.requests[-1].messages)
-    assert [s.status.value for s in result.plan.steps] == ["DONE", "PENDING"]
