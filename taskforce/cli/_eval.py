@@ -290,8 +290,7 @@ def summary_table(summary: Summary, console: Console) -> None:
         for column in ("suite", "tag", *arms):
             tags.add_column(cell(column))
         for suite, tag, cells in rows:
-            tags.add_row(cell(suite), cell(tag), *(cells[a].text() if a in cells else "-"
-                                                   for a in arms))  # fmt: skip
+            tags.add_row(cell(suite), cell(tag), *cells)
         console.print(tags)
     for a in summary.arms:
         if len(a.paths) > 1:

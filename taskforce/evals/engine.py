@@ -152,6 +152,8 @@ async def evaluate(
         raise ConfigurationError("repeat must be a positive integer")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise ConfigurationError("limit must be a positive integer")
+    if not isinstance(rerun, bool):
+        raise ConfigurationError("rerun must be True or False")
     chosen_arms = _arms(arms, suite)
     missions = [missions] if isinstance(missions, str) else list(missions)  # one id, or ids
     settings = settings or RunSettings()
@@ -165,8 +167,6 @@ async def evaluate(
         (r, m, a) for r in range(repeat) for m in suite.select(missions, limit) for a in chosen_arms
     ]
     outcome = EvalResult(arms=[a.name for a in chosen_arms])
-    if not isinstance(rerun, bool):
-        raise ConfigurationError("rerun must be True or False")
     stored = {r.key.text(): r for r in store.latest()} if store is not None and not rerun else {}
     base_meta = {**machine_facts(), **(meta or {})}
     if on_progress is not None:

@@ -33,8 +33,6 @@ __all__ = [
 ]
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")
-CHECKER_RAISED = "checker raised"
-"""How the reason of a run whose checker raised begins (the run counts as not solved)."""
 
 
 @runtime_checkable
@@ -128,7 +126,7 @@ class Mission:
             if inspect.isawaitable(outcome):
                 outcome = await outcome
         except Exception as exc:
-            return Verdict(False, f"{CHECKER_RAISED} {type(exc).__name__}: {exc}")
+            return Verdict(False, f"checker raised {type(exc).__name__}: {exc}")
         if isinstance(outcome, Verdict):
             return outcome
         if _is_flag(outcome):

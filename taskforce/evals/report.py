@@ -94,8 +94,7 @@ def _tags(summary: Summary) -> list[str]:
         "|---|---|" + "---|" * len(arms),
     ]
     for suite, tag, cells in rows:
-        shown = (cells[a].text() if a in cells else "-" for a in arms)
-        lines.append(f"| {suite} | {tag} | " + " | ".join(shown) + " |")
+        lines.append(f"| {suite} | {tag} | " + " | ".join(cells) + " |")
     return [*lines, ""]
 
 

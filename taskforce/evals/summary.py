@@ -113,25 +113,22 @@ class Summary:
     tags: list[TagSummary] = field(default_factory=list)
     """Per suite, tag and arm: ``single`` first, then by name, ``multi-step`` last."""
 
-    def tag_rows(self) -> tuple[list[str], list[tuple[str, str, dict[str, TagSummary]]]]:
-        """The tag table: its arms, and per (suite, tag) the summary of each arm."""
+    def tag_rows(self) -> tuple[list[str], list[tuple[str, str, list[str]]]]:
+        """The tag table: its arms, and per (suite, tag) each arm's cell (``-``: no runs)."""
         arms = list(dict.fromkeys(t.arm for t in self.tags))
         rows: dict[tuple[str, str], dict[str, TagSummary]] = {}
         for t in self.tags:
             rows.setdefault((t.suite, t.tag), {})[t.arm] = t
-        return arms, [(suite, tag, cells) for (suite, tag), cells in rows.items()]
+        return arms, [
+            (suite, tag, [cells[a].text() if a in cells else "-" for a in arms])
+            for (suite, tag), cells in rows.items()
+        ]
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready numbers."""
         return {
             "arms": [a.as_dict() for a in self.arms],
-            "tags": [
-                {
-                    **{k: getattr(t, k) for k in t.__dataclass_fields__},
-                    "planning_share": round(t.planning_share, 4),
-                }
-                for t in self.tags
-            ],
+            "tags": [{**vars(t), "planning_share": round(t.planning_share, 4)} for t in self.tags],
             "comparisons": [
                 {**{k: getattr(c, k) for k in c.__dataclass_fields__}, "n": c.n}
                 for c in self.comparisons
