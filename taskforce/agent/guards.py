@@ -50,9 +50,18 @@ class CallGuard:
     finished work in the evaluation, e.g. overwrote a file it had just written right).
     """
 
-    def __init__(self, max_calls_per_turn: int = 8, *, require_work: bool = False) -> None:
+    def __init__(
+        self,
+        max_calls_per_turn: int = 8,
+        *,
+        require_work: bool = False,
+        lookups: Sequence[str] = (),
+    ) -> None:
         self.max_calls_per_turn = max_calls_per_turn
         self.require_work = require_work
+        self.lookups = tuple(lookups)
+        """The names of the read-only tools (lookups), in the order they are offered."""
+        self._called: set[str] = set()  # the names of the tools the model called in this run
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._nudges = 0  # stall reminders sent since the last forced answer
         self._work = 0  # non-planner calls run since the plan was made or a step was done
@@ -89,7 +98,7 @@ class CallGuard:
             if item.preset is None and self._answering and finished:  # nothing runs now
                 earlier = self._seen.get(item.signature)
                 refused = error_result(prompts.ANSWER_REQUIRED, "answer_required")
-                item.preset = refused if earlier is None else _repeated(item, earlier)
+                item.preset = refused if earlier is None else self._repeated(item, earlier)
             elif index >= self.max_calls_per_turn:
                 msg = prompts.TOO_MANY_CALLS.format(limit=self.max_calls_per_turn)
                 item.preset = error_result(msg, "too_many_calls")
@@ -98,7 +107,7 @@ class CallGuard:
             elif (missing := self._unearned(item, plan)) and item.preset is None:
                 self._refuse(item, plan, missing)
             elif item.preset is None and item.signature in self._seen:
-                item.preset = _repeated(item, self._seen[item.signature])
+                item.preset = self._repeated(item, self._seen[item.signature])
                 self._reuse(item, self._seen[item.signature], plan)
                 if item.signature in self._stale:  # run it again; the answer if unchanged
                     item.recheck = self._seen[item.signature]
@@ -107,12 +116,26 @@ class CallGuard:
             elif item.preset is None:
                 first_of[item.signature] = item
             self._count_work(item)
+            self._called.add(item.call.name)
         repeats = [i.preset and i.preset.get("error_type") == "repeated_call" for i in items]
         looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do
         idle = [r or look for r, look in zip(repeats, looks, strict=True)]
         self._stalled = self._stalled + 1 if items and all(idle) else 0
         self.stuck = self._answering and bool(items) and (finished or all(repeats))
         return list(items)
+
+    def _repeated(self, item: Prepared, previous: dict[str, Any]) -> dict[str, Any]:
+        """The answer to a call made before: its failure again, or its earlier result.
+
+        A failure repeated unchanged usually has a guessed argument (an id, a name): the
+        answer names the lookups not called yet in this run, where the right value may be.
+        """
+        if previous.get("success") is False and "error" in previous:
+            untried = [name for name in self.lookups if name not in self._called]
+            msg = prompts.repeated_failure(str(previous["error"]), untried)
+            return error_result(msg, "repeated_call")
+        msg = prompts.REPEATED_CALL.format(name=item.call.name)
+        return error_result(msg, "repeated_call") | {"previous_result": previous}
 
     def _unearned(self, item: Prepared, plan: Plan) -> list[int]:
         """The steps `item` would mark done with no tool run as evidence (empty: fine)."""
@@ -261,15 +284,6 @@ def _marks_done(item: Prepared) -> bool:
     """Whether `item` is a planner call that marks a step DONE."""
     request = item.request
     return isinstance(request, SetStatus) and request.status is StepStatus.DONE
-
-
-def _repeated(item: Prepared, previous: dict[str, Any]) -> dict[str, Any]:
-    """The answer to a call made before: its failure again, or its earlier result."""
-    if previous.get("success") is False and "error" in previous:
-        msg = prompts.REPEATED_FAILURE.format(error=previous["error"])
-        return error_result(msg, "repeated_call")
-    msg = prompts.REPEATED_CALL.format(name=item.call.name)
-    return error_result(msg, "repeated_call") | {"previous_result": previous}
 
 
 def _shorten(result: Mapping[str, Any]) -> dict[str, Any]:

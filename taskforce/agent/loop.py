@@ -26,7 +26,7 @@ from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundE
 from taskforce.models.base import Model
 from taskforce.plan import scrub
 from taskforce.store import MemoryStore, SessionStore, validate_session_id
-from taskforce.tools.base import tool_spec
+from taskforce.tools.base import is_read_only, tool_spec
 
 
 class LeanAgent:
@@ -206,7 +206,11 @@ class LeanAgent:
                 opened=version,
             ),
             guard=CallGuard(
-                self.max_tool_calls_per_turn, require_work=self.require_work_before_done
+                self.max_tool_calls_per_turn, require_work=self.require_work_before_done,
+                lookups=[
+                    name for name, tool in self.tools.items()
+                    if is_read_only(tool) and tool is not self.planner
+                ],
             ),
             finish_guard=FinishGuard(self.max_finish_reminders),
         )  # fmt: skip

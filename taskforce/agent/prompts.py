@@ -226,10 +226,24 @@ MALFORMED_REPLY = (
 )
 """Sent once when the provider could not parse the model's reply (the reply is lost)."""
 
-REPEATED_FAILURE = (
-    "Not run again: this exact call already failed with: {error} Calling it again unchanged "
-    "fails the same way; change the arguments."
-)
+_UNTRIED_SHOWN = 8
+
+
+def repeated_failure(error: str, untried: Sequence[str] = ()) -> str:
+    """The answer to a call that already failed, made again unchanged.
+
+    `untried`: the lookups (read-only tools) not called yet in the run (the first few are
+    named), where a guessed argument may be looked up.
+    """
+    msg = (
+        f"Not run again: this exact call already failed with: {error} Calling it again "
+        "unchanged fails the same way; change the arguments."
+    )
+    if untried:
+        names = ", ".join(untried[:_UNTRIED_SHOWN])
+        msg += f" If an argument was a guess, look it up first with a tool not used yet: {names}."
+    return msg
+
 
 ANSWER_NOW = (
     f"{REMINDER_HEADER} You keep repeating calls. Do not call any tool now: give your final "

@@ -180,3 +180,29 @@ async def test_a_repeat_of_a_call_that_needs_approval_is_never_run_again_unasked
     assert asked == ["ran"]  # the approved call ran once; its repeat was not run
     again = tool_results(model.requests[-1].messages)["call_3"]
     assert again["error_type"] == "repeated_call" and state["files"]["/a.txt"] == "x"
+
+
+async def test_a_repeated_failure_names_the_lookups_not_called_yet() -> None:
+    """A failure repeated unchanged usually has a guessed argument: the read-only tools not
+    used yet in the run are named, where the right value may be looked up (not actions)."""
+    model, _ = await run(
+        call("cd", folder="docs"), call("read", path="b.txt"), call("read", path="b.txt")
+    )
+    again = tool_results(model.requests[-1].messages)["call_3"]
+    assert again["error_type"] == "repeated_call" and "already failed" in again["error"]
+    assert again["error"].endswith("look it up first with a tool not used yet: calculator.")
+
+
+async def test_a_repeated_success_names_no_other_tools() -> None:
+    model, _ = await run(call("read", path="a.txt"), call("read", path="a.txt"))
+    again = tool_results(model.requests[-1].messages)["call_2"]
+    assert again["error_type"] == "repeated_call" and "not used yet" not in again["error"]
+
+
+async def test_a_repeated_failure_with_every_tool_used_names_none() -> None:
+    model, _ = await run(
+        call("read", path="b.txt"), call("calculator", expression="1 + 1"),
+        call("read", path="b.txt"),
+    )  # fmt: skip
+    again = tool_results(model.requests[-1].messages)["call_3"]
+    assert "already failed" in again["error"] and "not used yet" not in again["error"]
