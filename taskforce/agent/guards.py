@@ -131,11 +131,14 @@ class CallGuard:
         answer names the lookups not called yet in this run, where the right value may be.
         """
         if previous.get("success") is False and "error" in previous:
-            untried = [name for name in self.lookups if name not in self._called]
-            msg = prompts.repeated_failure(str(previous["error"]), untried)
+            msg = prompts.repeated_failure(str(previous["error"]), self._untried())
             return error_result(msg, "repeated_call")
         msg = prompts.REPEATED_CALL.format(name=item.call.name)
         return error_result(msg, "repeated_call") | {"previous_result": previous}
+
+    def _untried(self) -> list[str]:
+        """The lookups (read-only tools) not called yet in this run, in their order."""
+        return [name for name in self.lookups if name not in self._called]
 
     def _unearned(self, item: Prepared, plan: Plan) -> list[int]:
         """The steps `item` would mark done with no tool run as evidence (empty: fine)."""
@@ -237,6 +240,8 @@ class CallGuard:
             self._runs = max(0, self._runs - 1)  # new plan later in the same turn spent it
             self._work = max(0, self._work - 1)
             self._failed += 1
+            if hint := prompts.look_up(self._untried()):
+                result = {**result, "hint": hint}
         if (item.read_only or failed) and not item.approval:  # never rerun unapproved
             self._reads.add(item.signature)
         else:

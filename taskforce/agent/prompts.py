@@ -239,10 +239,15 @@ def repeated_failure(error: str, untried: Sequence[str] = ()) -> str:
         f"Not run again: this exact call already failed with: {error} Calling it again "
         "unchanged fails the same way; change the arguments."
     )
-    if untried:
-        names = ", ".join(untried[:_UNTRIED_SHOWN])
-        msg += f" If an argument was a guess, look it up first with a tool not used yet: {names}."
-    return msg
+    return f"{msg} {look_up(untried)}".rstrip()
+
+
+def look_up(untried: Sequence[str]) -> str:
+    """Where a guessed argument may be looked up: the lookups not used yet ("" for none)."""
+    if not untried:
+        return ""
+    names = ", ".join(untried[:_UNTRIED_SHOWN])
+    return f"If an argument was a guess, look it up first with a tool not used yet: {names}."
 
 
 ANSWER_NOW = (

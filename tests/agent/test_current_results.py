@@ -206,3 +206,15 @@ async def test_a_repeated_failure_with_every_tool_used_names_none() -> None:
     )  # fmt: skip
     again = tool_results(model.requests[-1].messages)["call_3"]
     assert "already failed" in again["error"] and "not used yet" not in again["error"]
+
+
+async def test_a_failure_names_the_lookups_not_called_yet_as_a_hint() -> None:
+    model, _ = await run(call("read", path="b.txt"))
+    failed = tool_results(model.requests[-1].messages)["call_1"]
+    assert failed["success"] is False and "b.txt" in failed["error"]  # the tool's own error
+    assert failed["hint"].endswith("a tool not used yet: calculator.")
+
+
+async def test_a_failure_with_every_lookup_used_has_no_hint() -> None:
+    model, _ = await run(call("calculator", expression="2 * 2"), call("read", path="b.txt"))
+    assert "hint" not in tool_results(model.requests[-1].messages)["call_2"]
