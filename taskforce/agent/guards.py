@@ -13,7 +13,10 @@
   A repeat of an earlier successful call counts as that work when the earlier run backs
   no step yet (the model did a later step's call early): every DONE step that needs a
   tool is still backed by a distinct run. A call that failed is no such run: it backs no
-  step, and a repeat of another call cannot stand in for it.
+  step, and a repeat of another call cannot stand in for it. A failed call's result (and
+  the answer to its unchanged repeat) names the lookups (``read_only`` tools) not called
+  yet in the run: small models invent an id and retry it; pointed at the lookups, they
+  look it up.
 * :class:`FinishGuard` reminds the model (a bounded number of times) when it tries to
   finish while plan steps are still open, or sends an empty reply.
 """
