@@ -51,7 +51,11 @@ ACTION_VERBS = frozenset(_VERB_TEXT.split())
 
 _CLAUSE_VERB_TEXT = """
 tell look put give text message remind forward invite cancel reschedule buy order pay
-transfer split average total double round append attach log note ping
+transfer split average total double round append attach log note ping switch turn ship
+borrow return renew reserve place lend withdraw deposit refund charge approve reject
+assign close lock unlock start stop restart enable disable dim raise lower increase
+decrease reduce register subscribe unsubscribe upgrade downgrade top restock reorder
+pick pack label replace swap exchange accept decline confirm postpone sell purchase rent
 """
 CLAUSE_VERBS = ACTION_VERBS | frozenset(_CLAUSE_VERB_TEXT.split())
 """Action verbs, and words that are actions when they open a clause ("note it down")."""

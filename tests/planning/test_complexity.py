@@ -106,6 +106,10 @@ SHORT_MULTI_STEP = [
     "What's the weather in Rome? Email it to Alice.",  # a question, then an action on it
     "Is it raining in London? If so, add 'Indoor gym' to my calendar.",
     "Which is warmer, Madrid or Cairo? Save the warmer city in a note.",
+    "Check the garage temperature. If it is cold, switch on the heater.",  # device verbs
+    "If the book is in, borrow it for me; if not, place a hold on it.",
+    "Turn off the lamp and lock the front door.",
+    "Ship 5 boxes to Oslo, then restock bin A-2.",
 ]
 SHORT_SINGLE_STEP = [
     "Send an email to mo@example.org asking whether the report is ready.",
@@ -119,6 +123,9 @@ SHORT_SINGLE_STEP = [
     "What is the weather in Oslo? Tell me in one word.",  # the second sentence only answers
     "Can you convert 42 km to miles? Thanks!",
     "Email Bob asking 'Is the report ready? Send it over.'",  # the question is quoted
+    "Turn on the porch light.",
+    "Switch off the heater in the garage.",
+    "Return book B-11 for member M-118.",
 ]
 
 
