@@ -129,10 +129,7 @@ class Summary:
         return {
             "arms": [a.as_dict() for a in self.arms],
             "tags": [{**vars(t), "planning_share": round(t.planning_share, 4)} for t in self.tags],
-            "comparisons": [
-                {**{k: getattr(c, k) for k in c.__dataclass_fields__}, "n": c.n}
-                for c in self.comparisons
-            ],
+            "comparisons": [{**vars(c), "n": c.n} for c in self.comparisons],
             "missions": self.missions,
         }
 
