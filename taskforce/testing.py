@@ -20,6 +20,13 @@ Or decide per request with a function of the conversation::
         return reply("done") if messages[-1]["role"] == "tool" else call("search", q="x")
 
     model = FunctionModel(fn)
+
+The agent questions a call whose figures or e-mail addresses it never gave the model
+(``LeanAgent(question_guesses=True)``, the default): it answers ``unsupported_value`` and
+runs the same call when it is made again. A script whose values the model "worked out"
+itself can leave those repeats to :class:`Confirming`::
+
+    model = Confirming(ScriptedModel([call("transfer", amount=1_250), reply("Moved.")]))
 """
 
 from __future__ import annotations
@@ -31,9 +38,17 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from taskforce.models.base import Message, ModelResponse, ToolCall, ToolSpec, Usage
+from taskforce.models.base import (
+    Message,
+    ModelResponse,
+    ModelWrapper,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
 
 __all__ = [
+    "Confirming",
     "FunctionModel",
     "ModelRequest",
     "ScriptExhaustedError",
@@ -223,3 +238,43 @@ class ScriptedModel(_Base):
         if not isinstance(item, ModelResponse):
             raise TypeError(f"ScriptedModel items must give a ModelResponse, not {item!r}")
         return self._with_ids(item)
+
+
+class Confirming(ModelWrapper):
+    """Makes the calls the agent questioned for an unsupported value again, then goes on.
+
+    A model that worked a value out itself answers the agent's ``unsupported_value`` by
+    making the same call again (it runs then); this wrapper does that for `inner`'s
+    script, so the script holds only the model's own decisions.
+    """
+
+    async def complete(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec]
+    ) -> ModelResponse:
+        """The last turn's questioned calls again, or `inner`'s reply."""
+        again = questioned(messages)
+        if again:
+            return ModelResponse(tool_calls=again)
+        return await self.inner.complete(messages, tools)
+
+
+def questioned(messages: Sequence[Message]) -> tuple[ToolCall, ...]:
+    """The last turn's calls the agent answered ``unsupported_value`` (not run)."""
+    last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
+    if last < 0:
+        return ()
+    asked = set()
+    for message in messages[last + 1 :]:
+        if message.get("role") != "tool":
+            continue
+        try:
+            result = json.loads(str(message.get("content")))
+        except ValueError:
+            continue
+        if isinstance(result, dict) and result.get("error_type") == "unsupported_value":
+            asked.add(message.get("tool_call_id"))
+    return tuple(
+        ToolCall(f"{c['id']}_again", c["function"]["name"], c["function"]["arguments"])
+        for c in messages[last].get("tool_calls") or ()
+        if c.get("id") in asked
+    )

@@ -16,7 +16,11 @@
   step, and a repeat of another call cannot stand in for it. A failed call's result (and
   the answer to its unchanged repeat) names the lookups (``read_only`` tools) not called
   yet in the run: small models invent an id and retry it; pointed at the lookups, they
-  look it up.
+  look it up. With an :class:`~taskforce.agent.grounding.Evidence`, a call whose figures or
+  addresses appear in no message or tool result the model was given is answered once
+  without running (a guess, e.g. a phone number made up for a note): the answer names the
+  values and the lookups; the same call made again runs (the model may have worked the
+  value out itself).
 * :class:`FinishGuard` reminds the model (a bounded number of times) when it tries to
   finish while plan steps are still open, or sends an empty reply.
 """
@@ -28,6 +32,7 @@ from typing import Any
 
 from taskforce.agent import prompts
 from taskforce.agent.dispatch import Prepared, runs
+from taskforce.agent.grounding import Evidence, shown
 from taskforce.agent.planning import needs_tool, tool_steps
 from taskforce.plan import Plan, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
@@ -59,11 +64,16 @@ class CallGuard:
         *,
         require_work: bool = False,
         lookups: Sequence[str] = (),
+        evidence: Evidence | None = None,
     ) -> None:
         self.max_calls_per_turn = max_calls_per_turn
         self.require_work = require_work
         self.lookups = tuple(lookups)
         """The names of the read-only tools (lookups), in the order they are offered."""
+        self.evidence = evidence
+        """What the model was given so far (None: arguments are not checked); the results
+        of the calls that succeed are added to it."""
+        self._asked: set[str] = set()  # calls answered once for an unsupported value
         self._called: set[str] = set()  # the names of the tools the model called in this run
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._nudges = 0  # stall reminders sent since the last forced answer
@@ -94,6 +104,7 @@ class CallGuard:
         a turn told to answer without tools no call runs at all.
         """
         first_of: dict[str, Prepared] = {}
+        asked: set[str] = set()  # answered in this turn (its repeat in the same turn too)
         for index, item in enumerate(items):
             planner = _planner(item)
             if item.preset is None and planner:
@@ -109,6 +120,10 @@ class CallGuard:
                 item.preset = error_result(prompts.CREATE_PLAN_FIRST, "plan_required")
             elif (missing := self._unearned(item, plan)) and item.preset is None:
                 self._refuse(item, plan, missing)
+            elif values := self._unsupported(item):
+                msg = prompts.unsupported(shown(values), self._untried())
+                item.preset = error_result(msg, "unsupported_value")
+                asked.add(item.signature)
             elif item.preset is None and item.signature in self._seen:
                 item.preset = self._repeated(item, self._seen[item.signature])
                 self._reuse(item, self._seen[item.signature], plan)
@@ -120,6 +135,7 @@ class CallGuard:
                 first_of[item.signature] = item
             self._count_work(item)
             self._called.add(item.call.name)
+        self._asked |= asked
         repeats = [i.preset and i.preset.get("error_type") == "repeated_call" for i in items]
         looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do
         idle = [r or look for r, look in zip(repeats, looks, strict=True)]
@@ -138,6 +154,17 @@ class CallGuard:
             return error_result(msg, "repeated_call")
         msg = prompts.REPEATED_CALL.format(name=item.call.name)
         return error_result(msg, "repeated_call") | {"previous_result": previous}
+
+    def _unsupported(self, item: Prepared) -> list[str]:
+        """The values of a new call that the model was never given (empty: it runs).
+
+        Only asked once per call: made again, it runs.
+        """
+        if self.evidence is None or item.preset is not None or _planner(item):
+            return []
+        if item.signature in self._seen or item.signature in self._asked:
+            return []
+        return self.evidence.unsupported(item.args)
 
     def _untried(self) -> list[str]:
         """The lookups (read-only tools) not called yet in this run, in their order."""
@@ -239,6 +266,8 @@ class CallGuard:
         if _planner(item):
             return result
         failed = result.get("success") is False
+        if self.evidence is not None and not failed:  # an error may echo a guessed value
+            self.evidence.add_value(result)
         if failed:  # counted when screened (or rechecked): take it back, unless a tick or a
             self._runs = max(0, self._runs - 1)  # new plan later in the same turn spent it
             self._work = max(0, self._work - 1)

@@ -12,7 +12,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from taskforce.agent import approvals, planning, prompts, stuck
+from taskforce.agent import approvals, grounding, planning, prompts, stuck
 from taskforce.agent.context import ContextBudget
 from taskforce.agent.dispatch import run_calls
 from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
@@ -58,6 +58,12 @@ class LeanAgent:
         planning: False runs the same loop without planning: no ``planner`` tool, no plan
             first, and a system prompt without the planner paragraph (the baseline
             ``taskforce eval`` compares against).
+        question_guesses: A call whose figures (three digits or more) or e-mail addresses
+            appear in no message or tool result the model was given is answered once
+            without running, naming the values and the lookups not used yet; made again,
+            it runs (the model may have worked the value out). Small models make up ids,
+            phone numbers, times and amounts instead of looking them up (see
+            ``taskforce.agent.grounding``).
 
     Calls of tools with ``requires_approval`` (and the start of plan steps flagged
     ``requires_approval``) pause the run with status ``paused``; :meth:`resume` continues
@@ -85,6 +91,7 @@ class LeanAgent:
         history_limit: int = 200,
         require_work_before_done: bool = True,
         planning: bool = True,
+        question_guesses: bool = True,
         **model_options: Any,
     ) -> None:
         for label, value in (("max_steps", max_steps), ("history_limit", history_limit),
@@ -105,6 +112,8 @@ class LeanAgent:
             raise ConfigurationError("on_event must be a callable taking an AgentEvent")
         if not isinstance(planning, bool) or (not planning and plan_first):
             raise ConfigurationError("planning must be a bool, and plan_first needs planning")
+        if not isinstance(question_guesses, bool):
+            raise ConfigurationError(f"question_guesses must be a bool, got {question_guesses!r}")
         self.model = build_model(model, api_base, api_key, context_window, model_options)
         self.tools, self.planner = check_tools(tools, planning)
         self.specs = [tool_spec(t) for t in self.tools.values()]
@@ -123,6 +132,7 @@ class LeanAgent:
         self.max_finish_reminders = max_finish_reminders
         self.history_limit = history_limit
         self.require_work_before_done = require_work_before_done
+        self.question_guesses = question_guesses
         self._lock = asyncio.Lock()  # one run at a time: the planner holds one session's plan
 
     @property
@@ -199,6 +209,9 @@ class LeanAgent:
             system={"role": "system", "content": system}, budget=self.budget,
             events=self.events.with_callback(on_event), redactor=self.redactor,
         )  # fmt: skip
+        evidence = None
+        if self.question_guesses:  # what the model was given: the system, tools, history
+            evidence = grounding.given(system, self.specs, session.history, self.planner.name)
         return Run(
             wiring=wiring, session=session, mission=mission, pinned=pinned,
             watch=PlanWatch(
@@ -211,6 +224,7 @@ class LeanAgent:
                     name for name, tool in self.tools.items()
                     if is_read_only(tool) and tool is not self.planner
                 ],
+                evidence=evidence,
             ),
             finish_guard=FinishGuard(self.max_finish_reminders),
         )  # fmt: skip

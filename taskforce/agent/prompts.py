@@ -250,6 +250,20 @@ def look_up(untried: Sequence[str]) -> str:
     return f"If an argument was a guess, look it up first with a tool not used yet: {names}."
 
 
+def unsupported(values: str, untried: Sequence[str] = ()) -> str:
+    """The answer to a call whose `values` (quoted) no message or tool result gave the model.
+
+    `untried`: the lookups not called yet in the run (the first few are named). The same
+    call made again runs: the model may have worked the value out itself.
+    """
+    where = f" with a tool not used yet: {', '.join(untried[:_UNTRIED_SHOWN])}" if untried else ""
+    return (
+        f"Not run: {values} is in neither the mission nor any tool result so far. If it is "
+        f"a guess, look it up first{where}. If you worked it out from the results above, "
+        "make the same call again and it will run."
+    )
+
+
 ANSWER_NOW = (
     f"{REMINDER_HEADER} You keep repeating calls. Do not call any tool now: give your final "
     "answer in plain text, using the tool results above."

@@ -4,7 +4,9 @@
 with its own reference solution: a quick way to show that a suite's missions are
 solvable and its checkers fair, with no model at all. In an arm with the planner, the
 replay first creates a plan with one step per tool-calling turn and marks each step done
-after its turn, so the planning measurements have something to measure.
+after its turn, so the planning measurements have something to measure. A call the agent
+questions for a value it was never given (a figure the reference worked out itself) is made
+again, as the agent's answer asks.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from taskforce.errors import ConfigurationError
 from taskforce.evals.arms import Arm
 from taskforce.evals.mission import Mission
 from taskforce.models.base import Model, ModelResponse
-from taskforce.testing import ScriptedModel, call
+from taskforce.testing import Confirming, ScriptedModel, call
 
 __all__ = ["REFERENCE", "reference_model", "reference_script"]
 
@@ -65,4 +67,4 @@ def reference_script(mission: Mission, planning: bool) -> list[ModelResponse]:
 
 def reference_model(mission: Mission, arm: Arm) -> Model:
     """A model factory for :func:`~taskforce.evals.engine`: the mission's reference."""
-    return ScriptedModel(reference_script(mission, arm.planning), name=REFERENCE)
+    return Confirming(ScriptedModel(reference_script(mission, arm.planning), name=REFERENCE))

@@ -50,8 +50,9 @@ def agent_for(model: ScriptedModel, store: Any, published: list[str], **kw: Any)
         tools=[*tool_list, publisher(published)],
         state_manager=store,
         plan_first=False,
-        **({"require_work_before_done": False} | kw),
-    )  # fmt: skip  (these scripts tick steps without tools: evidence is tested elsewhere)
+        **({"require_work_before_done": False, "question_guesses": False} | kw),
+    )  # fmt: skip  (these scripts tick steps without tools and send values no tool gave:
+    #    evidence and grounding are tested elsewhere)
 
 
 async def test_pause_persists_and_a_new_agent_resumes_after_approval(

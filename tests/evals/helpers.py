@@ -8,7 +8,7 @@ from typing import Any
 from taskforce.evals import Arm, Mission, RunRecord, RunSettings, parse_arms
 from taskforce.evals.runner import run_key, run_mission
 from taskforce.models.base import Model, ModelResponse, ModelWrapper
-from taskforce.testing import ScriptedModel
+from taskforce.testing import Confirming, ScriptedModel
 
 NONE, PLANNER, LAX = parse_arms("none,planner,lax=planner+require_work_before_done=false")
 """LAX: the planner without the evidence rule, so a script can tick steps with no work."""
@@ -20,9 +20,10 @@ async def run_script(
     arm: Arm = NONE,
     settings: RunSettings | None = None,
 ) -> RunRecord:
-    """Run `mission` once in `arm`, the model replaying `script`."""
+    """Run `mission` once in `arm`, the model replaying `script` (and confirming the values
+    the agent questions, as the reference does)."""
     settings = settings or RunSettings(max_steps=30)
-    model = ScriptedModel(script)
+    model = Confirming(ScriptedModel(script))
     key = run_key("test", mission, arm, 0, model.name, settings)
     return await run_mission(mission, arm, model, key, settings)
 

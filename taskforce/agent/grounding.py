@@ -1,0 +1,161 @@
+"""Where an argument's figures came from: the mission, a tool's result, or the model's guess.
+
+Small models fill an argument they do not know with a plausible value instead of looking it
+up: an id ``"12345"``, a phone number ``"123-456-7890"``, the time ``"14:30"``, an amount of
+``100``, an address ``bob@example.com``. :class:`Evidence` holds what the model was given in
+a run (the system prompt, the tools' descriptions, the user's messages, the results of tools
+other than the planner) and names the values of a call that appear in none of it.
+
+What is checked, and how loosely (a value the model worked out itself is legitimate, so a
+guard asks once, never refuses twice):
+
+* figures of three digits or more (a run of digits, possibly joined by ``. , : / -``): a
+  figure is grounded when the evidence has the same text, the same number (``1250`` and
+  ``1,250.00``), or the same parts (``9:00`` and ``09:00``, ``2026/12/05`` and
+  ``2026-12-05``), or when it is one part of a figure there (``555`` of ``555-0175``);
+  shorter figures (counts, days, percentages) are never questioned;
+* e-mail addresses: grounded when the evidence has the same address (case aside).
+
+Pure: no I/O; the text it is given is all it knows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER
+
+MIN_DIGITS = 3
+"""Figures with fewer digits than this are never questioned."""
+
+_FIGURE = re.compile(r"\d+(?:[.,:/-]\d+)*")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_PARTS = re.compile(r"[.,:/-]")
+_MAX_SHOWN = 3
+
+
+class Evidence:
+    """The figures and addresses a run was given, and the check of a call against them."""
+
+    def __init__(self) -> None:
+        self._texts: set[str] = set()  # figures as written
+        self._numbers: set[float] = set()  # their values, and their parts' values
+        self._parts: set[tuple[int, ...]] = set()  # their parts (leading zeros dropped)
+        self._emails: set[str] = set()
+
+    def add(self, text: str) -> None:
+        """Take in text the model was given (a mission, a tool result, a description)."""
+        for figure in _FIGURE.findall(text):
+            self._texts.add(figure)
+            if (value := _number(figure)) is not None:
+                self._numbers.add(value)
+            parts = _parts(figure)
+            self._parts.add(parts)
+            self._numbers.update(float(p) for p in parts)
+        self._emails.update(e.lower() for e in _EMAIL.findall(text))
+
+    def add_value(self, value: Any) -> None:
+        """Take in a structured value (a tool's result): its text as JSON."""
+        self.add(value if isinstance(value, str) else _json(value))
+
+    def unsupported(self, arguments: Mapping[str, Any]) -> list[str]:
+        """The figures and addresses in `arguments` that the evidence does not have."""
+        found: list[str] = []
+        for text in _strings(arguments):
+            emails = _EMAIL.findall(text)
+            found += [e for e in emails if e.lower() not in self._emails]
+            for email in emails:
+                text = text.replace(email, " ")
+            found += [f for f in _FIGURE.findall(text) if not self._grounded(f)]
+        return list(dict.fromkeys(found))
+
+    def _grounded(self, figure: str) -> bool:
+        if sum(c.isdigit() for c in figure) < MIN_DIGITS or figure in self._texts:
+            return True
+        value = _number(figure)
+        return (value is not None and value in self._numbers) or _parts(figure) in self._parts
+
+
+def given(
+    system: str,
+    specs: Sequence[Mapping[str, Any]],
+    history: Sequence[Mapping[str, Any]],
+    planner: str,
+) -> Evidence:
+    """What a run starts from, as evidence.
+
+    The system prompt, the tools' descriptions, and the history's user messages and tool
+    results; not the loop's own notes, nor the `planner`'s results: both repeat the plan,
+    which the model wrote itself.
+    """
+    evidence = Evidence()
+    evidence.add(system)
+    evidence.add_value(list(specs))
+    planner_calls = {
+        call.get("id")
+        for message in history
+        for call in message.get("tool_calls") or ()
+        if isinstance(call, Mapping) and (call.get("function") or {}).get("name") == planner
+    }
+    for message in history:
+        content, role = message.get("content"), message.get("role")
+        if not isinstance(content, str):
+            continue
+        loop_note = content.startswith((PLAN_HEADER, REMINDER_HEADER))
+        if (role == "user" and not loop_note) or (
+            role == "tool" and message.get("tool_call_id") not in planner_calls
+        ):
+            evidence.add(content)
+    return evidence
+
+
+def shown(values: list[str]) -> str:
+    """The first few values, quoted, for a message to the model."""
+    quoted = [f"'{v}'" for v in values[:_MAX_SHOWN]]
+    return ", ".join(quoted) + (" ..." if len(values) > _MAX_SHOWN else "")
+
+
+def _number(figure: str) -> float | None:
+    """The figure's value when it is a plain number (``1250``, ``1,250.50``, ``0.8``)."""
+    if _THOUSANDS.fullmatch(figure):
+        figure = figure.replace(",", "")
+    try:
+        return float(figure)
+    except ValueError:
+        return None
+
+
+def _parts(figure: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in _PARTS.split(figure) if p)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string and number inside an argument value (keys are names, not values)."""
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, str):
+        yield value
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield _plain(value)
+
+
+def _plain(value: float) -> str:
+    """A number as a figure: ``500.0`` -> ``500``; other floats as Python writes them."""
+    if isinstance(value, int):
+        return str(value)
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _json(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return str(value)

@@ -1,0 +1,211 @@
+"""Values no message or tool result gave the model are questioned once, then run.
+
+Small models fill an argument they do not know with a plausible value (an id, a phone
+number, a time, an amount) instead of looking it up. ``taskforce.agent.grounding`` names
+such values; the loop answers the call once without running it, naming the values and the
+lookups not used yet, and runs the same call when it is made again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from taskforce.agent import AgentStatus, LeanAgent
+from taskforce.agent.grounding import Evidence, given, shown
+from taskforce.agent.prompts import PLAN_HEADER
+from taskforce.errors import ConfigurationError
+from taskforce.testing import Confirming, ScriptedModel, call, reply
+from taskforce.tools.function import FunctionTool
+from tests.agent.helpers import tool_results
+
+
+def evidence(*texts: str) -> Evidence:
+    found = Evidence()
+    for text in texts:
+        found.add(text)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("given_text", "value"),
+    [
+        ("Frank: 555-0175", "555-0175"),  # as written
+        ("balance 1250.0", 1250),  # the same number
+        ("balance 1250.0", "1,250.00"),
+        ("total 1,250.50 USD", 1250.5),
+        ("at 09:00 sharp", "9:00"),  # the same parts
+        ("on 2026/12/05", "2026-12-05"),
+        ("Frank: 555-0175", "555"),  # one part of a figure given
+        ("pay 42 now", "42"),
+        ("nothing", 42),  # fewer than three digits: never questioned
+        ("nothing", "7.5"),
+        ("nothing", True),
+        ("write to Bob@Example.com", "bob@example.com"),  # case aside
+    ],
+)
+def test_a_value_given_in_any_form_is_supported(given_text: str, value: Any) -> None:
+    assert evidence(given_text).unsupported({"v": value}) == []
+
+
+@pytest.mark.parametrize(
+    ("given_text", "value", "named"),
+    [
+        ("Save Frank's number in a note.", "Frank: 123-456-7890", "123-456-7890"),
+        ("What time is it in Tokyo?", "14:30", "14:30"),
+        ("Convert my balance to pounds.", 100, "100"),
+        ("Move 1250 to savings.", 500.0, "500"),
+        ("Remind the owner.", {"appointment": "A-12345"}, "12345"),
+        ("Email Alice.", ["alice@example.com"], "alice@example.com"),
+        ("balance 1000", "1000.5", "1000.5"),
+        ("id 12345", "1234", "1234"),  # not part of a larger figure's text
+    ],
+)
+def test_a_value_given_nowhere_is_named(given_text: str, value: Any, named: str) -> None:
+    assert evidence(given_text).unsupported({"v": value}) == [named]
+
+
+def test_an_address_is_not_read_as_figures_and_each_value_is_named_once() -> None:
+    found = evidence("Mail the report.").unsupported(
+        {"to": "bob123@example.com", "cc": "bob123@example.com", "body": "call 555-9999"}
+    )
+    assert found == ["bob123@example.com", "555-9999"]
+
+
+def test_a_structured_result_is_evidence_as_json() -> None:
+    found = Evidence()
+    found.add_value({"success": True, "output": {"phone": "555-0175", "balance": 1250.0}})
+    assert found.unsupported({"text": "555-0175", "amount": 1250}) == []
+
+
+def test_shown_quotes_the_first_three() -> None:
+    assert shown(["1", "2"]) == "'1', '2'"
+    assert shown(["1", "2", "3", "4"]) == "'1', '2', '3' ..."
+
+
+def test_a_run_starts_from_what_the_model_was_given_not_from_the_plan() -> None:
+    history = [
+        {"role": "user", "content": "Send the 4,300 report."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "p1", "type": "function",
+             "function": {"name": "planner", "arguments": "{}"}},
+            {"id": "t1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}},
+        ]},
+        {"role": "tool", "tool_call_id": "p1", "content": "- [ ] 1. Call 555-1111"},
+        {"role": "tool", "tool_call_id": "t1", "content": "{\"output\": \"id 777\"}"},
+        {"role": "user", "content": f"{PLAN_HEADER}\n- [ ] 1. Call 555-2222"},
+    ]  # fmt: skip
+    specs = [{"type": "function", "function": {"name": "x", "description": "port 8080"}}]
+    found = given("You serve account 9001.", specs, history, "planner")
+    assert found.unsupported({"a": "4300 777 9001 8080"}) == []
+    assert found.unsupported({"a": "555-1111 555-2222"}) == ["555-1111", "555-2222"]
+
+
+# ---- in the loop ----------------------------------------------------------------------
+
+
+def phone_book() -> tuple[list[FunctionTool], dict[str, Any]]:
+    state: dict[str, Any] = {"notes": {}, "runs": []}
+
+    def find_contact(name: str) -> str:
+        """Look a contact's phone number up."""
+        state["runs"].append(("find_contact", name))
+        return f"{name}: 555-0175"
+
+    def save_note(title: str, text: str) -> str:
+        """Save a note."""
+        state["runs"].append(("save_note", text))
+        state["notes"][title] = text
+        return f"saved {title}"
+
+    return [FunctionTool(find_contact, read_only=True), FunctionTool(save_note)], state
+
+
+MISSION = "Save Frank's phone number in a note titled 'frank'."
+
+
+async def test_a_guessed_value_is_answered_with_the_lookups_and_not_run() -> None:
+    tools, state = phone_book()
+    model = ScriptedModel([
+        call("save_note", title="frank", text="Frank: 123-456-7890"),
+        call("find_contact", name="Frank"),
+        call("save_note", title="frank", text="Frank: 555-0175"),
+        reply("Saved."),
+    ])  # fmt: skip
+    result = await LeanAgent(model, tools, planning=False).execute(MISSION)
+    asked = tool_results(model.requests[1].messages)["call_1"]
+    assert asked["success"] is False and asked["error_type"] == "unsupported_value"
+    assert "'123-456-7890'" in asked["error"] and "not used yet: find_contact" in asked["error"]
+    assert state["runs"] == [("find_contact", "Frank"), ("save_note", "Frank: 555-0175")]
+    assert result.status is AgentStatus.COMPLETED and state["notes"] == {"frank": "Frank: 555-0175"}
+
+
+async def test_the_same_call_made_again_runs() -> None:
+    tools, state = phone_book()
+    model = Confirming(ScriptedModel([
+        call("save_note", title="frank", text="Frank: 123-456-7890"), reply("Saved."),
+    ]))  # fmt: skip
+    result = await LeanAgent(model, tools, planning=False).execute(MISSION)
+    assert state["runs"] == [("save_note", "Frank: 123-456-7890")]  # asked once, then run
+    assert result.status is AgentStatus.COMPLETED
+
+
+async def test_a_value_from_an_earlier_result_runs_at_once() -> None:
+    tools, state = phone_book()
+    model = ScriptedModel([
+        call("find_contact", name="Frank"),
+        call("save_note", title="frank", text="Frank: 555-0175"),
+        reply("Saved."),
+    ])  # fmt: skip
+    await LeanAgent(model, tools).execute(MISSION)
+    assert state["runs"] == [("find_contact", "Frank"), ("save_note", "Frank: 555-0175")]
+
+
+async def test_a_failed_result_does_not_ground_the_guess_it_echoes() -> None:
+    """``no contact '4711'`` repeats the guess: it is no evidence for the next call."""
+    state: list[str] = []
+
+    def find_contact(name: str) -> str:
+        """Look a contact up by name or id."""
+        raise KeyError(f"no contact {name!r}")
+
+    def call_number(number: str) -> str:
+        """Dial a number."""
+        state.append(number)
+        return "dialled"
+
+    tools = [FunctionTool(find_contact, read_only=True), FunctionTool(call_number)]
+    model = ScriptedModel([
+        call("find_contact", name="Frank"),
+        call("call_number", number="4711"),
+        reply("Could not."),
+    ])  # fmt: skip
+    await LeanAgent(model, tools, planning=False).execute("Call Frank.")
+    assert tool_results(model.requests[-1].messages)["call_2"]["error_type"] == "unsupported_value"
+    assert state == []
+
+
+async def test_values_given_in_an_earlier_run_of_the_session_are_evidence() -> None:
+    tools, state = phone_book()
+    model = ScriptedModel([
+        reply("Noted: Frank is 555-0175."),
+        call("save_note", title="frank", text="555-0175"),
+        reply("Saved."),
+    ])  # fmt: skip
+    agent = LeanAgent(model, tools, planning=False)
+    await agent.execute("Frank's number is 555-0175.", "s1")
+    await agent.execute("Now save it in a note titled 'frank'.", "s1")
+    assert state["notes"] == {"frank": "555-0175"}
+
+
+async def test_question_guesses_false_runs_every_call() -> None:
+    tools, state = phone_book()
+    model = ScriptedModel([call("save_note", title="frank", text="123-456-7890"), reply("ok")])
+    await LeanAgent(model, tools, planning=False, question_guesses=False).execute(MISSION)
+    assert state["notes"] == {"frank": "123-456-7890"}
+
+
+def test_question_guesses_must_be_a_bool() -> None:
+    with pytest.raises(ConfigurationError, match="question_guesses"):
+        LeanAgent(ScriptedModel([]), [], question_guesses="yes")  # type: ignore[arg-type]
