@@ -36,6 +36,15 @@ def checklist(state: dict[str, Any]) -> str:
     return Plan.from_state(plan if isinstance(plan, dict) else None).render()
 
 
+def progress_text(state: dict[str, Any]) -> str:
+    """``2/3 done, 1 skipped``: a skipped step is finished, never counted as done."""
+    finished, total = progress(state)
+    skipped = sum(
+        str(t.get("status", "")).upper() == StepStatus.SKIPPED.value for t in _tasks(state)
+    )
+    return f"{finished - skipped}/{total} done" + (f", {skipped} skipped" if skipped else "")
+
+
 def progress(state: dict[str, Any]) -> tuple[int, int]:
     """(done or skipped, total) plan steps of a session state."""
     tasks = _tasks(state)
@@ -187,7 +196,7 @@ def plan_show_command(settings: Settings, session_id: str, *, raw: bool, as_json
     done, total = progress(state)
     stored = state.get("status")
     status = session_status(stored, done, total)
-    console.print(cell(session_id, "bold"), cell(f"· {status} · {done}/{total} done"))
+    console.print(cell(session_id, "bold"), cell(f"· {status} · {progress_text(state)}"))
     if title:
         console.print(title, markup=False, style="italic")
     pending = state.get("pending_approval")
