@@ -14,7 +14,9 @@ guard asks once, never refuses twice):
   ``1,250.00``), or the same parts (``9:00`` and ``09:00``, ``2026/12/05`` and
   ``2026-12-05``), or when it is one part of a figure there (``555`` of ``555-0175``);
   shorter figures (counts, days, percentages) are never questioned;
-* e-mail addresses: grounded when the evidence has the same address (case aside).
+* e-mail addresses: grounded when the evidence has the same address (case aside);
+* an argument that is all arithmetic (``1500 - 1250``, ``(84.6 + 45) / 3``) is not checked:
+  the model is working a value out.
 
 Pure: no I/O; the text it is given is all it knows.
 """
@@ -35,6 +37,8 @@ _FIGURE = re.compile(r"\d+(?:[.,:/-]\d+)*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _PARTS = re.compile(r"[.,:/-]")
+_EXPRESSION = re.compile(r"[\d\s.,+\-*/%^()]+")
+_OPERATOR = re.compile(r"\d\s*[+*%^]\s*[\d(]|[()]|\s[-/]\s")  # "-" or "/" alone: a date
 _MAX_SHOWN = 3
 
 
@@ -66,6 +70,8 @@ class Evidence:
         """The figures and addresses in `arguments` that the evidence does not have."""
         found: list[str] = []
         for text in _strings(arguments):
+            if _EXPRESSION.fullmatch(text) and _OPERATOR.search(text):
+                continue  # arithmetic: the model works a value out from its operands
             emails = _EMAIL.findall(text)
             found += [e for e in emails if e.lower() not in self._emails]
             for email in emails:

@@ -16,11 +16,11 @@
   step, and a repeat of another call cannot stand in for it. A failed call's result (and
   the answer to its unchanged repeat) names the lookups (``read_only`` tools) not called
   yet in the run: small models invent an id and retry it; pointed at the lookups, they
-  look it up. With an :class:`~taskforce.agent.grounding.Evidence`, a call whose figures or
-  addresses appear in no message or tool result the model was given is answered once
-  without running (a guess, e.g. a phone number made up for a note): the answer names the
-  values and the lookups; the same call made again runs (the model may have worked the
-  value out itself).
+  look it up. With an :class:`~taskforce.agent.grounding.Evidence`, an action (a call of a
+  tool not ``read_only``) whose figures or addresses appear in no message or tool result the
+  model was given is answered once without running (a guess, e.g. a phone number made up
+  for a note): the answer names the values and the lookups; the same call made again runs
+  (the model may have worked the value out itself).
 * :class:`FinishGuard` reminds the model (a bounded number of times) when it tries to
   finish while plan steps are still open, or sends an empty reply.
 """
@@ -156,12 +156,14 @@ class CallGuard:
         return error_result(msg, "repeated_call") | {"previous_result": previous}
 
     def _unsupported(self, item: Prepared) -> list[str]:
-        """The values of a new call that the model was never given (empty: it runs).
+        """The values of a new action that the model was never given (empty: it runs).
 
-        Only asked once per call: made again, it runs.
+        Only asked once per call: made again, it runs. Read-only calls are not asked: they
+        change nothing, the model works values out with them (a calculator's operands),
+        and what they return is evidence for the action that uses it.
         """
-        if self.evidence is None or item.preset is not None or _planner(item):
-            return []
+        if self.evidence is None or item.preset is not None or _planner(item) or item.read_only:
+            return []  # a read-only call changes nothing, and its result is evidence
         if item.signature in self._seen or item.signature in self._asked:
             return []
         return self.evidence.unsupported(item.args)

@@ -66,6 +66,25 @@ def test_a_value_given_nowhere_is_named(given_text: str, value: Any, named: str)
     assert evidence(given_text).unsupported({"v": value}) == [named]
 
 
+@pytest.mark.parametrize("expression", ["1500 - 1250", "250 + 1250", "(84.6 + 45) / 3", "12*7"])
+def test_arithmetic_is_not_questioned(expression: str) -> None:
+    """An argument that is all arithmetic works a value out (a calculator's input)."""
+    assert evidence("nothing").unsupported({"expression": expression}) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [
+        ("2026-12-05", ["2026-12-05"]),  # a date, not a subtraction
+        ("12/05/2026", ["12/05/2026"]),
+        ("+1 555 0175", ["555", "0175"]),  # a phone number, not an addition
+        ("Total: 250 + 1250", ["250", "1250"]),  # text with a sum in it is checked
+    ],
+)
+def test_dates_phones_and_text_are_not_arithmetic(value: str, named: list[str]) -> None:
+    assert evidence("nothing").unsupported({"v": value}) == named
+
+
 def test_an_address_is_not_read_as_figures_and_each_value_is_named_once() -> None:
     found = evidence("Mail the report.").unsupported(
         {"to": "bob123@example.com", "cc": "bob123@example.com", "body": "call 555-9999"}
@@ -197,6 +216,29 @@ async def test_values_given_in_an_earlier_run_of_the_session_are_evidence() -> N
     await agent.execute("Frank's number is 555-0175.", "s1")
     await agent.execute("Now save it in a note titled 'frank'.", "s1")
     assert state["notes"] == {"frank": "555-0175"}
+
+
+async def test_a_read_only_call_is_not_questioned_and_its_result_is_evidence() -> None:
+    """A lookup changes nothing: it runs with any value, and what it returns grounds the
+    action that uses it."""
+    log: list[str] = []
+
+    def convert(amount: float) -> float:
+        """Convert dollars to pounds."""
+        log.append(f"convert {amount}")
+        return amount * 0.8
+
+    tools = [FunctionTool(convert, read_only=True), *phone_book()[0]]
+    model = ScriptedModel([
+        call("convert", amount=1250), call("save_note", title="gbp", text="1000.0 GBP"),
+        reply("Saved."),
+    ])  # fmt: skip
+    await LeanAgent(model, tools, planning=False).execute("Save my balance in pounds.")
+    results = tool_results(model.requests[-1].messages)
+    assert log == ["convert 1250.0"] and results["call_2"] == {
+        "success": True,
+        "output": "saved gbp",
+    }
 
 
 async def test_question_guesses_false_runs_every_call() -> None:
