@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from taskforce.agent.dispatch import PLANNER
@@ -100,7 +101,7 @@ def as_tool(tool: object) -> ToolProtocol:
     """
     if isinstance(tool, ToolProtocol):
         return tool
-    if not (inspect.isfunction(tool) or inspect.ismethod(tool)):
+    if not (inspect.isfunction(tool) or inspect.ismethod(tool) or isinstance(tool, partial)):
         raise ConfigurationError(
             f"{tool!r} is not a tool: give a function or an object with the "
             "taskforce.tools.ToolProtocol attributes"
@@ -109,7 +110,8 @@ def as_tool(tool: object) -> ToolProtocol:
         return FunctionTool(tool)
     except Exception as exc:  # a hint that does not resolve, a type pydantic cannot take
         raise ConfigurationError(
-            f"function {tool.__qualname__!r} cannot be a tool: {type(exc).__name__}: {exc}"
+            f"function {getattr(tool, '__qualname__', tool)!r} cannot be a tool: "
+            f"{type(exc).__name__}: {exc}"
         ) from None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 from collections.abc import Callable
@@ -9,7 +10,7 @@ from typing import Any, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from taskforce.errors import ToolInputError
+from taskforce.errors import ConfigurationError, ToolInputError
 from taskforce.tools.base import ApprovalRiskLevel, compact_schema, error_result
 
 logger = logging.getLogger(__name__)
@@ -39,14 +40,18 @@ class FunctionTool:
         read_only: bool = False,
     ) -> None:
         self._fn = fn
-        self.name = name or fn.__name__
-        doc = inspect.getdoc(fn) or ""
+        base, bound = _unwrapped(fn)
+        fn_name = getattr(base, "__name__", None)
+        if not (name or isinstance(fn_name, str)):
+            raise ConfigurationError(f"{fn!r} has no __name__: give the tool a name=")
+        self.name = name or str(fn_name)
+        doc = inspect.getdoc(base) or ""
         self.description = description or doc.split("\n\n")[0].strip() or self.name
         self.requires_approval = requires_approval
         self.approval_risk_level = approval_risk_level
         self.supports_parallelism = supports_parallelism
         self.read_only = read_only
-        self._args_model = _args_model(fn, self.name, _param_docs(doc))
+        self._args_model = _args_model(fn, base, bound, self.name, _param_docs(doc))
         schema: dict[str, Any] = compact_schema(self._args_model.model_json_schema())
         schema.pop("description", None)
         self._schema = schema
@@ -103,11 +108,29 @@ def _param_docs(doc: str) -> dict[str, str]:
     }
 
 
-def _args_model(fn: Callable[..., Any], name: str, docs: dict[str, str]) -> type[BaseModel]:
-    hints = get_type_hints(fn)
+def _unwrapped(fn: Callable[..., Any]) -> tuple[Callable[..., Any], frozenset[str]]:
+    """The function behind `fn`, through ``functools.partial``; and what it fixes by keyword.
+
+    A parameter a partial fixes by keyword is not offered to the model.
+    """
+    bound: set[str] = set()
+    while isinstance(fn, functools.partial):
+        bound |= set(fn.keywords)
+        fn = fn.func
+    return fn, frozenset(bound)
+
+
+def _args_model(
+    fn: Callable[..., Any],
+    base: Callable[..., Any],
+    bound: frozenset[str],
+    name: str,
+    docs: dict[str, str],
+) -> type[BaseModel]:
+    hints = get_type_hints(base if inspect.isroutine(base) else type(base).__call__)
     fields: dict[str, Any] = {}
     for param in inspect.signature(fn).parameters.values():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or param.name in bound:
             continue
         annotation = hints.get(param.name, Any)
         default = ... if param.default is param.empty else param.default

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
-import jsonschema
+import asyncio
+import functools
 
-from taskforce.errors import ToolInputError
+import jsonschema
+import pytest
+
+from taskforce.errors import ConfigurationError, ToolInputError
 from taskforce.tools import FunctionTool, ToolProtocol
 
 
@@ -140,3 +144,54 @@ def test_undocumented_and_prose_docstrings_give_no_parameter_descriptions() -> N
         return 2 * x
 
     assert FunctionTool(prose).parameters_schema["properties"] == {"x": {"type": "integer"}}
+
+
+def test_a_partial_is_a_tool_without_the_parameters_it_fixes() -> None:
+    """functools.partial: the function's name and docstring; a parameter fixed by keyword
+    or by position is not offered to the model, and the call gets it."""
+
+    def convert(amount: float, rate: float, currency: str) -> str:
+        """Convert an amount at a rate.
+
+        Args:
+            amount: How much.
+            rate: The rate.
+            currency: The target currency.
+        """
+        return f"{amount * rate:.2f} {currency}"
+
+    tool = FunctionTool(functools.partial(convert, rate=0.8))
+    assert tool.name == "convert" and tool.description == "Convert an amount at a rate."
+    assert set(tool.parameters_schema["properties"]) == {"amount", "currency"}
+    assert asyncio.run(tool.execute(amount=10, currency="GBP")) == {
+        "success": True, "output": "8.00 GBP",
+    }  # fmt: skip
+    bad = asyncio.run(tool.execute(amount=10, currency="GBP", rate=2))
+    assert bad["success"] is False and "rate" in bad["error"]
+    positional = FunctionTool(functools.partial(convert, 5))
+    assert set(positional.parameters_schema["properties"]) == {"rate", "currency"}
+
+
+def test_a_callable_without_a_name_needs_one() -> None:
+    class Adder:
+        """Add two numbers."""
+
+        def __call__(self, a: int, b: int) -> int:
+            return a + b
+
+    with pytest.raises(ConfigurationError, match="give the tool a name="):
+        FunctionTool(Adder())
+    tool = FunctionTool(Adder(), name="add")
+    assert set(tool.parameters_schema["properties"]) == {"a", "b"}
+    assert asyncio.run(tool.execute(a=2, b=3)) == {"success": True, "output": 5}
+
+
+def test_the_agent_takes_a_partial_as_a_plain_function() -> None:
+    from taskforce.agent.setup import as_tool
+
+    def greet(name: str, greeting: str) -> str:
+        """Greet someone."""
+        return f"{greeting}, {name}"
+
+    tool = as_tool(functools.partial(greet, greeting="Hi"))
+    assert tool.name == "greet" and set(tool.parameters_schema["properties"]) == {"name"}
