@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER
+from taskforce.agent.prompts import is_loop_note
 
 MIN_DIGITS = 3
 """Figures with fewer digits than this are never questioned."""
@@ -111,8 +111,7 @@ def given(
         content, role = message.get("content"), message.get("role")
         if not isinstance(content, str):
             continue
-        loop_note = content.startswith((PLAN_HEADER, REMINDER_HEADER))
-        if (role == "user" and not loop_note) or (
+        if (role == "user" and not is_loop_note(content)) or (
             role == "tool" and message.get("tool_call_id") not in planner_calls
         ):
             evidence.add(content)

@@ -29,6 +29,11 @@ PLAN_HEADER = "[Plan update]"
 REMINDER_HEADER = "[Reminder]"
 
 
+def is_loop_note(text: str) -> bool:
+    """Whether a user message is the loop's own (a recitation or a reminder), not the user's."""
+    return text.startswith((PLAN_HEADER, REMINDER_HEADER))
+
+
 def plan_message(
     markdown: str, current: str | None, results: Sequence[str] = (), needs_tool: bool = True
 ) -> str:

@@ -121,12 +121,11 @@ class Run:
 
     def loop_texts(self) -> list[str]:
         """The loop's own recent messages (recitations, reminders), to spot a copied one."""
-        headers = (prompts.PLAN_HEADER, prompts.REMINDER_HEADER)
         recent = self.session.history[-8:]
         return [
             str(m["content"])
             for m in recent
-            if m.get("role") == "user" and str(m.get("content") or "").startswith(headers)
+            if m.get("role") == "user" and prompts.is_loop_note(str(m.get("content") or ""))
         ]
 
     # ---- asking the model ------------------------------------------------------------
