@@ -4,7 +4,9 @@ Small models fill an argument they do not know with a plausible value instead of
 up: an id ``"12345"``, a phone number ``"123-456-7890"``, the time ``"14:30"``, an amount of
 ``100``, an address ``bob@example.com``. :class:`Evidence` holds what the model was given in
 a run (the system prompt, the tools' descriptions, the user's messages, the results of tools
-other than the planner) and names the values of a call that appear in none of it.
+other than the planner) and names the values of a call that appear in none of it. A failed
+result is evidence only for what it adds to its call (``checking has only 1250.00 USD``
+gives ``1250.00``; ``no contact '4711'`` only echoes the guess ``4711``).
 
 What is checked, and how loosely (a value the model worked out itself is legitimate, so a
 guard asks once, never refuses twice):
@@ -66,6 +68,17 @@ class Evidence:
         """Take in a structured value (a tool's result): its text as JSON."""
         self.add(value if isinstance(value, str) else _json(value))
 
+    def add_failure(self, result: Any, arguments: Any) -> None:
+        """Take in what a failed result adds to its call's `arguments` (not their echo)."""
+        text = result if isinstance(result, str) else _json(result)
+        own = " ".join(_strings(arguments))
+        echoed = set(_FIGURE.findall(own)) | {e.lower() for e in _EMAIL.findall(own)}
+        emails = [e for e in _EMAIL.findall(text) if e.lower() not in echoed]
+        for email in _EMAIL.findall(text):
+            text = text.replace(email, " ")
+        figures = [f for f in _FIGURE.findall(text) if f not in echoed]
+        self.add(" ".join(figures + emails))
+
     def unsupported(self, arguments: Mapping[str, Any]) -> list[str]:
         """The figures and addresses in `arguments` that the evidence does not have."""
         found: list[str] = []
@@ -95,26 +108,32 @@ def given(
     """What a run starts from, as evidence.
 
     The system prompt, the tools' descriptions, and the history's user messages and tool
-    results; not the loop's own notes, nor the `planner`'s results: both repeat the plan,
-    which the model wrote itself.
+    results (of a failed one, what it adds to its call); not the loop's own notes, nor the
+    `planner`'s results: both repeat the plan, which the model wrote itself.
     """
     evidence = Evidence()
     evidence.add(system)
     evidence.add_value(list(specs))
-    planner_calls = {
-        call.get("id")
+    calls = {  # id -> (name, arguments as sent)
+        call.get("id"): ((call.get("function") or {}).get("name"), _arguments(call))
         for message in history
         for call in message.get("tool_calls") or ()
-        if isinstance(call, Mapping) and (call.get("function") or {}).get("name") == planner
+        if isinstance(call, Mapping)
     }
     for message in history:
         content, role = message.get("content"), message.get("role")
         if not isinstance(content, str):
             continue
-        if (role == "user" and not is_loop_note(content)) or (
-            role == "tool" and message.get("tool_call_id") not in planner_calls
-        ):
+        if role == "user" and not is_loop_note(content):
             evidence.add(content)
+        elif role == "tool":
+            name, arguments = calls.get(message.get("tool_call_id"), (None, ""))
+            if name == planner:
+                continue
+            if _failed(content):
+                evidence.add_failure(content, arguments)
+            else:
+                evidence.add(content)
     return evidence
 
 
@@ -132,6 +151,20 @@ def _number(figure: str) -> float | None:
         return float(figure)
     except ValueError:
         return None
+
+
+def _arguments(call: Mapping[str, Any]) -> Any:
+    """A stored call's arguments (as sent: a JSON text, or already decoded)."""
+    return (call.get("function") or {}).get("arguments") or ""
+
+
+def _failed(content: str) -> bool:
+    """Whether a stored tool result says it failed (``"success": false``)."""
+    try:
+        result = json.loads(content)
+    except ValueError:
+        return False
+    return isinstance(result, dict) and result.get("success") is False
 
 
 def _parts(figure: str) -> tuple[int, ...]:

@@ -16,11 +16,12 @@
   step, and a repeat of another call cannot stand in for it. A failed call's result (and
   the answer to its unchanged repeat) names the lookups (``read_only`` tools) not called
   yet in the run: small models invent an id and retry it; pointed at the lookups, they
-  look it up. With an :class:`~taskforce.agent.grounding.Evidence`, an action (a call of a
-  tool not ``read_only``) whose figures or addresses appear in no message or tool result the
-  model was given is answered once without running (a guess, e.g. a phone number made up
-  for a note): the answer names the values and the lookups; the same call made again runs
-  (the model may have worked the value out itself).
+  look it up. With an :class:`~taskforce.agent.grounding.Evidence`, a call (of any tool but
+  the planner) whose figures or addresses appear in no message or tool result the model was
+  given is answered once without running (a guess, e.g. a phone number made up for a note,
+  or a time made up for a lookup whose answer would then pass for a fact): the answer names
+  the values and the lookups; the same call made again runs (the model may have worked the
+  value out itself). Arithmetic arguments are not checked.
 * :class:`FinishGuard` reminds the model (a bounded number of times) when it tries to
   finish while plan steps are still open, or sends an empty reply.
 """
@@ -156,14 +157,15 @@ class CallGuard:
         return error_result(msg, "repeated_call") | {"previous_result": previous}
 
     def _unsupported(self, item: Prepared) -> list[str]:
-        """The values of a new action that the model was never given (empty: it runs).
+        """The values of a new call that the model was never given (empty: it runs).
 
-        Only asked once per call: made again, it runs. Read-only calls are not asked: they
-        change nothing, the model works values out with them (a calculator's operands),
-        and what they return is evidence for the action that uses it.
+        Only asked once per call: made again, it runs. Lookups are asked too: one run on a
+        guess returns a result that grounds the guess (``convert_time("14:30")`` for "the
+        time in Tokyo now", whose answer then passes for a fact); a calculator's arithmetic
+        is not checked (see :mod:`taskforce.agent.grounding`).
         """
-        if self.evidence is None or item.preset is not None or _planner(item) or item.read_only:
-            return []  # a read-only call changes nothing, and its result is evidence
+        if self.evidence is None or item.preset is not None or _planner(item):
+            return []
         if item.signature in self._seen or item.signature in self._asked:
             return []
         return self.evidence.unsupported(item.args)
@@ -268,7 +270,9 @@ class CallGuard:
         if _planner(item):
             return result
         failed = result.get("success") is False
-        if self.evidence is not None and not failed:  # an error may echo a guessed value
+        if self.evidence is not None and failed:  # an error may echo a guessed value
+            self.evidence.add_failure(result, item.args)
+        elif self.evidence is not None:
             self.evidence.add_value(result)
         if failed:  # counted when screened (or rechecked): take it back, unless a tick or a
             self._runs = max(0, self._runs - 1)  # new plan later in the same turn spent it

@@ -58,12 +58,13 @@ class LeanAgent:
         planning: False runs the same loop without planning: no ``planner`` tool, no plan
             first, and a system prompt without the planner paragraph (the baseline
             ``taskforce eval`` compares against).
-        question_guesses: An action (a call of a tool not ``read_only``) whose figures
-            (three digits or more) or e-mail addresses appear in no message or tool result
-            the model was given is answered once without running, naming the values and
-            the lookups not used yet; made again, it runs (the model may have worked the
-            value out). Small models make up ids, phone numbers, times and amounts instead
-            of looking them up (see ``taskforce.agent.grounding``).
+        question_guesses: A call (of any tool but the planner) whose figures (three
+            digits or more) or e-mail addresses appear in no message or tool result the
+            model was given is answered once without running, naming the values and the
+            lookups not used yet; made again, it runs (the model may have worked the value
+            out; arithmetic arguments are not checked). Small models make up ids, phone
+            numbers, times and amounts instead of looking them up (see
+            ``taskforce.agent.grounding``).
 
     Calls of tools with ``requires_approval`` (and the start of plan steps flagged
     ``requires_approval``) pause the run with status ``paused``; :meth:`resume` continues

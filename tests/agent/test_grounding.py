@@ -98,6 +98,14 @@ def test_a_structured_result_is_evidence_as_json() -> None:
     assert found.unsupported({"text": "555-0175", "amount": 1250}) == []
 
 
+def test_a_failed_result_is_evidence_only_for_what_it_adds_to_its_call() -> None:
+    found = Evidence()
+    error = "checking has only 1250.00 USD, not 1500; ask ops@bank.example"
+    found.add_failure({"success": False, "error": error}, {"account": "checking", "amount": 1500})
+    assert found.unsupported({"amount": "1250", "to": "ops@bank.example"}) == []
+    assert found.unsupported({"amount": 1500}) == ["1500"]  # the call's own guess, echoed
+
+
 def test_shown_quotes_the_first_three() -> None:
     assert shown(["1", "2"]) == "'1', '2'"
     assert shown(["1", "2", "3", "4"]) == "'1', '2', '3' ..."
@@ -119,6 +127,21 @@ def test_a_run_starts_from_what_the_model_was_given_not_from_the_plan() -> None:
     found = given("You serve account 9001.", specs, history, "planner")
     assert found.unsupported({"a": "4300 777 9001 8080"}) == []
     assert found.unsupported({"a": "555-1111 555-2222"}) == ["555-1111", "555-2222"]
+
+
+def test_a_failed_result_in_the_history_grounds_only_what_it_adds() -> None:
+    history = [
+        {"role": "user", "content": "Move my savings."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "t1", "type": "function",
+             "function": {"name": "transfer", "arguments": "{\"amount\": 5000}"}},
+        ]},
+        {"role": "tool", "tool_call_id": "t1",
+         "content": "{\"success\": false, \"error\": \"savings has only 4200 USD, not 5000\"}"},
+    ]  # fmt: skip
+    found = given("", [], history, "planner")
+    assert found.unsupported({"amount": 4200}) == []
+    assert found.unsupported({"amount": 5000}) == ["5000"]
 
 
 # ---- in the loop ----------------------------------------------------------------------
@@ -218,27 +241,79 @@ async def test_values_given_in_an_earlier_run_of_the_session_are_evidence() -> N
     assert state["notes"] == {"frank": "555-0175"}
 
 
-async def test_a_read_only_call_is_not_questioned_and_its_result_is_evidence() -> None:
-    """A lookup changes nothing: it runs with any value, and what it returns grounds the
-    action that uses it."""
+async def test_a_guess_in_a_lookup_is_questioned_before_its_result_passes_for_a_fact() -> None:
+    """A lookup run on a made-up time returns an answer that grounds the guess: asked first."""
     log: list[str] = []
+
+    def clock(city: str) -> str:
+        """The current time in a city."""
+        log.append(f"clock {city}")
+        return "09:00"
+
+    def convert_time(time: str, from_city: str, to_city: str) -> str:
+        """Convert a time of day from one city to another."""
+        log.append(f"convert {time}")
+        return "18:00" if time == "09:00" else "23:30"
+
+    tools = [FunctionTool(clock, read_only=True), FunctionTool(convert_time, read_only=True)]
+    model = ScriptedModel([
+        call("convert_time", time="14:30", from_city="London", to_city="Tokyo"),
+        call("clock", city="London"),
+        call("convert_time", time="09:00", from_city="London", to_city="Tokyo"),
+        reply("It is 18:00 in Tokyo."),
+    ])  # fmt: skip
+    await LeanAgent(model, tools, planning=False).execute("What time is it in Tokyo now?")
+    asked = tool_results(model.requests[1].messages)["call_1"]
+    assert asked["error_type"] == "unsupported_value" and "'14:30'" in asked["error"]
+    assert "not used yet: clock" in asked["error"]
+    assert log == ["clock London", "convert 09:00"]
+
+
+async def test_a_lookup_with_arithmetic_or_given_values_runs_and_its_result_is_evidence() -> None:
+    log: list[str] = []
+
+    def calculator(expression: str) -> str:
+        """Evaluate arithmetic."""
+        log.append(expression)
+        return "1250"
 
     def convert(amount: float) -> float:
         """Convert dollars to pounds."""
         log.append(f"convert {amount}")
         return amount * 0.8
 
-    tools = [FunctionTool(convert, read_only=True), *phone_book()[0]]
+    tools = [FunctionTool(calculator, read_only=True), FunctionTool(convert, read_only=True)]
+    tools += phone_book()[0]
     model = ScriptedModel([
-        call("convert", amount=1250), call("save_note", title="gbp", text="1000.0 GBP"),
-        reply("Saved."),
+        call("calculator", expression="1500 - 250"), call("convert", amount=1250),
+        call("save_note", title="gbp", text="1000.0 GBP"), reply("Saved."),
     ])  # fmt: skip
     await LeanAgent(model, tools, planning=False).execute("Save my balance in pounds.")
     results = tool_results(model.requests[-1].messages)
-    assert log == ["convert 1250.0"] and results["call_2"] == {
-        "success": True,
-        "output": "saved gbp",
-    }
+    assert log == ["1500 - 250", "convert 1250.0"]
+    assert results["call_3"] == {"success": True, "output": "saved gbp"}
+
+
+async def test_a_figure_a_failed_action_gives_grounds_the_next_call() -> None:
+    """ "checking has only 1250.00" is the model's to use; the guess it refused is not."""
+    moved: list[float] = []
+
+    def transfer(amount: float) -> str:
+        """Move money from checking to savings."""
+        if amount > 1250:
+            raise ValueError(f"checking has only 1250.00 USD, not {amount:.2f}")
+        moved.append(amount)
+        return "moved"
+
+    model = ScriptedModel([
+        call("transfer", amount=1500), call("transfer", amount=1500), call("transfer", amount=1250),
+        reply("Moved 1250."),
+    ])  # fmt: skip
+    agent = LeanAgent(model, [FunctionTool(transfer)], planning=False)
+    await agent.execute("Move 1500 from checking to savings, or all of it if that is less.")
+    results = tool_results(model.requests[-1].messages)
+    assert results["call_2"]["error_type"] == "repeated_call"  # failed; not run again as is
+    assert results["call_3"] == {"success": True, "output": "moved"} and moved == [1250]
 
 
 async def test_question_guesses_false_runs_every_call() -> None:
