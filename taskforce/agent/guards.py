@@ -170,9 +170,13 @@ class CallGuard:
             return []
         return self.evidence.unsupported(item.args)
 
+    def not_called(self, names: Sequence[str]) -> list[str]:
+        """The tools among `names` the model has not called in this run, in their order."""
+        return [name for name in names if name not in self._called]
+
     def _untried(self) -> list[str]:
         """The lookups (read-only tools) not called yet in this run, in their order."""
-        return [name for name in self.lookups if name not in self._called]
+        return self.not_called(self.lookups)
 
     def _unearned(self, item: Prepared, plan: Plan) -> list[int]:
         """The steps `item` would mark done with no tool run as evidence (empty: fine)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from taskforce.plan import Plan, Step, StepSpec
@@ -24,6 +24,7 @@ __all__ = [
     "asks_about_plan",
     "current_step",
     "done_before",
+    "fitting_tools",
     "joined_branches",
     "list_items",
     "needs_plan",
@@ -225,6 +226,31 @@ def needs_tool(description: str) -> bool:
     """
     text = description.strip()
     return not _NO_TOOL_VERB.match(text) or bool(_TOOL_OBJECT.search(text))
+
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_WORD = re.compile(r"[a-z]+")
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def fitting_tools(step: str, names: Iterable[str]) -> list[str]:
+    """The tools among `names` every word of whose name the `step`'s text has.
+
+    ``save_note`` fits "Save the warmer city in a note titled 'trip'" (plurals aside);
+    quoted text is a value, not the step's wording (the subject 'Shopping list' does not
+    make ``list_notes`` fit).
+    """
+    text = _QUOTED.sub(" ", step.lower())
+    words = {_stem(w) for w in _WORD.findall(text)}
+    return [
+        name
+        for name in names
+        if (parts := [_stem(p) for p in _WORD.findall(name.lower())])
+        and all(p in words for p in parts)
+    ]
 
 
 def tool_steps(plan: Plan) -> list[Step]:

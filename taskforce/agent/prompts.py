@@ -193,10 +193,16 @@ INTERRUPTED = (
 )
 
 
-def stalled(current: str | None, planning: bool = True) -> str:
-    """Sent when the model keeps repeating calls whose results it already has."""
+def stalled(current: str | None, planning: bool = True, fits: Sequence[str] = ()) -> str:
+    """Sent when the model keeps repeating calls whose results it already has.
+
+    `fits`: tools not called yet whose names fit the current step (``save_note`` for "Save
+    a note titled 'trip'"): named as the call to make instead of the mark.
+    """
     step = f"The current step is {current}. " if current else ""
-    if current and planning:
+    if current and fits:
+        step += f"Call {' or '.join(fits[:2])} for it now: it fits this step and has not run yet. "
+    elif current and planning:
         step += f"If its tool already ran, {planner.mark_step(current.split('.', 1)[0])}. "
     return (
         f"{REMINDER_HEADER} You are repeating calls whose results you already have. {step}"

@@ -279,9 +279,10 @@ class Run:
         """Show the model the plan (as a trailing message) when it changed; nudge a stall."""
         if self.guard.nudge():
             step = planning.current_step(self.plan)
-            self.session.add(
-                user(prompts.stalled(step, self.wiring.planner.name in self.wiring.tools))
-            )
+            offered = self.wiring.planner.name in self.wiring.tools
+            unused = [n for n in self.wiring.tools if n != self.wiring.planner.name]
+            fits = planning.fitting_tools(step, self.guard.not_called(unused)) if step else []
+            self.session.add(user(prompts.stalled(step, offered, fits)))
         if self.watch.recite(self.plan, force):
             note = self._plan_note(results=False)  # the results are in the history above it
             if note is not None:

@@ -118,6 +118,32 @@ async def test_the_stall_reminder_shows_how_to_mark_the_current_step(tools: Any)
     assert 'planner(action="mark_done", step_index=[2])' in nudge
 
 
+async def test_the_stall_reminder_names_a_tool_not_called_yet_that_fits_the_step(
+    tools: Any,
+) -> None:
+    """A small model repeats its lookups at "Save ... a note" and never calls `notes`."""
+    repeat = call("weather", city="Oslo")
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Save the notes"]),
+            repeat,
+            call("planner", action="mark_done", step_index=[1]),
+            repeat,
+            repeat,
+            call("notes", text="Oslo: rain"),
+            call("planner", action="mark_done", step_index=[2]),
+            reply("Saved."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False)
+    result = await agent.execute("Weather in Oslo, then save it in my notes")
+    nudge = model.requests[5].messages[-1]["content"]
+    assert "repeating calls" in nudge and "The current step is 2. Save the notes" in nudge
+    assert "Call notes for it now: it fits this step and has not run yet." in nudge
+    assert "mark_done" not in nudge  # its tool did not run: there is nothing to mark yet
+    assert result.status is AgentStatus.COMPLETED and tools[1]["notes"] == ["Oslo: rain"]
+
+
 async def test_once_the_plan_is_finished_a_repeat_is_a_repeat_not_evidence(tools: Any) -> None:
     tool_list, log = tools
     model = ScriptedModel(

@@ -136,3 +136,16 @@ def test_joined_branches_puts_a_condition_and_its_other_branch_in_one_step() -> 
         assert planning.joined_branches(asked) is asked
     verbless = plan("Gift wrap", "Otherwise send it plain")  # no condition: two steps
     assert planning.joined_branches(verbless) is verbless
+
+
+def test_fitting_tools_need_every_word_of_the_name_outside_quotes() -> None:
+    names = ["save_note", "read_note", "list_notes", "send_email", "write_file"]
+    assert planning.fitting_tools("3. Save the warmer city in a note titled 'trip'.", names) == [
+        "save_note"
+    ]
+    assert planning.fitting_tools("Save two notes", names) == ["save_note"]  # plurals aside
+    assert planning.fitting_tools("List my notes", names) == ["list_notes"]
+    assert planning.fitting_tools("Email Bob with the subject 'Shopping list'", names) == []
+    assert planning.fitting_tools('Read the note "write file"', names) == ["read_note"]
+    assert planning.fitting_tools("Tell me the total", names) == []
+    assert planning.fitting_tools("Save the note", ["", "__"]) == []  # no words: no fit
