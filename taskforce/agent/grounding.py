@@ -18,7 +18,9 @@ guard asks once, never refuses twice):
   shorter figures (counts, days, percentages) are never questioned;
 * e-mail addresses: grounded when the evidence has the same address (case aside);
 * an argument that is all arithmetic (``1500 - 1250``, ``(84.6 + 45) / 3``) is not checked:
-  the model is working a value out.
+  the model is working a value out; nor is a number that is the sum, difference, product
+  or quotient of two given numbers (``1150`` when 800 and 350 were given): the model
+  worked it out in its head.
 
 Pure: no I/O; the text it is given is all it knows.
 """
@@ -42,6 +44,7 @@ _PARTS = re.compile(r"[.,:/-]")
 _EXPRESSION = re.compile(r"[\d\s.,+\-*/%^()]+")
 _OPERATOR = re.compile(r"\d\s*[+*%^]\s*[\d(]|[()]|\s[-/]\s")  # "-" or "/" alone: a date
 _MAX_SHOWN = 3
+_MAX_OPERANDS = 200  # the latest numbers given, paired for a worked-out value
 
 
 class Evidence:
@@ -52,6 +55,7 @@ class Evidence:
         self._numbers: set[float] = set()  # their values, and their parts' values
         self._parts: set[tuple[int, ...]] = set()  # their parts (leading zeros dropped)
         self._emails: set[str] = set()
+        self._operands: dict[float, None] = {}  # the plain numbers among them, in order
 
     def add(self, text: str) -> None:
         """Take in text the model was given (a mission, a tool result, a description)."""
@@ -59,6 +63,7 @@ class Evidence:
             self._texts.add(figure)
             if (value := _number(figure)) is not None:
                 self._numbers.add(value)
+                self._operands[value] = None
             parts = _parts(figure)
             self._parts.add(parts)
             self._numbers.update(float(p) for p in parts)
@@ -96,7 +101,24 @@ class Evidence:
         if sum(c.isdigit() for c in figure) < MIN_DIGITS or figure in self._texts:
             return True
         value = _number(figure)
-        return (value is not None and value in self._numbers) or _parts(figure) in self._parts
+        if value is not None and (value in self._numbers or self._worked_out(value)):
+            return True
+        return _parts(figure) in self._parts
+
+    def _worked_out(self, value: float) -> bool:
+        """Whether `value` is one step of arithmetic on two given numbers.
+
+        A sum, difference, product or quotient (``1150`` from 800 and 350): the model's own
+        arithmetic, not a guess.
+        """
+        operands = list(self._operands)[-_MAX_OPERANDS:]  # the latest given
+        for i, a in enumerate(operands):
+            for b in operands[i:]:
+                if _near(value, a + b) or _near(value, abs(a - b)) or _near(value, a * b):
+                    return True
+                if (a and _near(value, b / a)) or (b and _near(value, a / b)):
+                    return True
+        return False
 
 
 def given(
@@ -165,6 +187,11 @@ def _failed(content: str) -> bool:
     except ValueError:
         return False
     return isinstance(result, dict) and result.get("success") is False
+
+
+def _near(value: float, result: float) -> bool:
+    """`value` is `result` as written to two decimals (416.67 for 1250 / 3)."""
+    return abs(value - result) < 0.005 + 1e-9 * abs(result)
 
 
 def _parts(figure: str) -> tuple[int, ...]:

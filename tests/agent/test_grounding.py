@@ -66,6 +66,35 @@ def test_a_value_given_nowhere_is_named(given_text: str, value: Any, named: str)
     assert evidence(given_text).unsupported({"v": value}) == [named]
 
 
+@pytest.mark.parametrize(
+    ("given_text", "value"),
+    [
+        ("hotel 800 EUR, flights 350 EUR", 1150),  # a sum
+        ("costs 1500; checking has 1250.0", 250.0),  # a difference, either order
+        ("12 items at 3.5 each", "42"),  # a product
+        ("1250 shared by 3", "416.67"),  # a quotient, as written to two decimals
+        ("a budget of 600", 1200),  # a number with itself
+    ],
+)
+def test_a_value_worked_out_from_two_given_numbers_is_supported(
+    given_text: str, value: Any
+) -> None:
+    assert evidence(given_text).unsupported({"v": value}) == []
+
+
+@pytest.mark.parametrize(
+    ("given_text", "value"),
+    [
+        ("hotel 800 EUR, flights 350 EUR", 1151),
+        ("1250 shared by 3", "416.6"),  # not the quotient as written
+        ("hotel 800, flights 350, taxi 40", 1190),  # three numbers: not one step
+        ("call 555-0175", 555175),  # parts of a figure are no operands
+    ],
+)
+def test_a_value_no_single_step_gives_is_named(given_text: str, value: Any) -> None:
+    assert evidence(given_text).unsupported({"v": value}) == [str(value)]
+
+
 @pytest.mark.parametrize("expression", ["1500 - 1250", "250 + 1250", "(84.6 + 45) / 3", "12*7"])
 def test_arithmetic_is_not_questioned(expression: str) -> None:
     """An argument that is all arithmetic works a value out (a calculator's input)."""
