@@ -62,7 +62,8 @@ class LeanAgent:
             digits or more) or e-mail addresses appear in no message or tool result the
             model was given is answered once without running, naming the values and the
             lookups not used yet; made again, it runs (the model may have worked the value
-            out; arithmetic arguments are not checked). Small models make up ids, phone
+            out; arithmetic arguments, and numbers one step of arithmetic makes from two
+            given ones, are not checked). Small models make up ids, phone
             numbers, times and amounts instead of looking them up (see
             ``taskforce.agent.grounding``).
 
