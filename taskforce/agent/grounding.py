@@ -75,14 +75,13 @@ class Evidence:
 
     def add_failure(self, result: Any, arguments: Any) -> None:
         """Take in what a failed result adds to its call's `arguments` (not their echo)."""
-        text = result if isinstance(result, str) else _json(result)
         own = " ".join(_strings(arguments))
         echoed = set(_FIGURE.findall(own)) | {e.lower() for e in _EMAIL.findall(own)}
-        emails = [e for e in _EMAIL.findall(text) if e.lower() not in echoed]
-        for email in _EMAIL.findall(text):
-            text = text.replace(email, " ")
-        figures = [f for f in _FIGURE.findall(text) if f not in echoed]
-        self.add(" ".join(figures + emails))
+        emails, figures = _values(result if isinstance(result, str) else _json(result))
+        added = [f for f in figures if f not in echoed] + [
+            e for e in emails if e.lower() not in echoed
+        ]
+        self.add(" ".join(added))
 
     def unsupported(self, arguments: Mapping[str, Any]) -> list[str]:
         """The figures and addresses in `arguments` that the evidence does not have."""
@@ -90,11 +89,9 @@ class Evidence:
         for text in _strings(arguments):
             if _EXPRESSION.fullmatch(text) and _OPERATOR.search(text):
                 continue  # arithmetic: the model works a value out from its operands
-            emails = _EMAIL.findall(text)
+            emails, figures = _values(text)
             found += [e for e in emails if e.lower() not in self._emails]
-            for email in emails:
-                text = text.replace(email, " ")
-            found += [f for f in _FIGURE.findall(text) if not self._grounded(f)]
+            found += [f for f in figures if not self._grounded(f)]
         return list(dict.fromkeys(found))
 
     def _grounded(self, figure: str) -> bool:
@@ -173,6 +170,17 @@ def _number(figure: str) -> float | None:
         return float(figure)
     except ValueError:
         return None
+
+
+def _values(text: str) -> tuple[list[str], list[str]]:
+    """The e-mail addresses in `text`, and the figures outside them.
+
+    ``bob123@x.io`` is an address, not a figure ``123``.
+    """
+    emails = _EMAIL.findall(text)
+    for email in emails:
+        text = text.replace(email, " ")
+    return emails, _FIGURE.findall(text)
 
 
 def _arguments(call: Mapping[str, Any]) -> Any:

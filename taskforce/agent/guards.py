@@ -274,10 +274,11 @@ class CallGuard:
         if _planner(item):
             return result
         failed = result.get("success") is False
-        if self.evidence is not None and failed:  # an error may echo a guessed value
-            self.evidence.add_failure(result, item.args)
-        elif self.evidence is not None:
-            self.evidence.add_value(result)
+        if self.evidence is not None:  # of a failure, what it adds (it may echo a guess)
+            if failed:
+                self.evidence.add_failure(result, item.args)
+            else:
+                self.evidence.add_value(result)
         if failed:  # counted when screened (or rechecked): take it back, unless a tick or a
             self._runs = max(0, self._runs - 1)  # new plan later in the same turn spent it
             self._work = max(0, self._work - 1)
