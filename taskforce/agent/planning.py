@@ -15,6 +15,7 @@ from taskforce.plan import Plan, Step, StepSpec
 from taskforce.plan.requests import NewPlan
 from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
+from taskforce.planning.complexity import unquoted
 from taskforce.planning.questions import asks_about_plan
 from taskforce.planning.split import split_mission as split
 
@@ -228,7 +229,6 @@ def needs_tool(description: str) -> bool:
     return not _NO_TOOL_VERB.match(text) or bool(_TOOL_OBJECT.search(text))
 
 
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -243,7 +243,7 @@ def fitting_tools(step: str, names: Iterable[str]) -> list[str]:
     quoted text is a value, not the step's wording (the subject 'Shopping list' does not
     make ``list_notes`` fit).
     """
-    text = _QUOTED.sub(" ", step.lower())
+    text = unquoted(step).lower()
     words = {_stem(w) for w in _WORD.findall(text)}
     return [
         name

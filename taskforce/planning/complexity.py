@@ -146,13 +146,21 @@ _SERIES = re.compile(r"(?:^|(?<=[,;:\n]))[^,;:\n]+,[^,;:\n]+,?\s+(?:and|&)\s+\S"
 long run without commas is scanned once, not once for each of its characters."""
 
 
+def unquoted(text: str) -> str:
+    """`text` with its quoted spans (a title, a subject: values, not wording) left out.
+
+    An apostrophe inside a word ("Frank's") opens no quote.
+    """
+    return _QUOTED.sub(" ", text)
+
+
 def clause_verbs(goal: str) -> list[str]:
     """The action verbs that open a clause of `goal`, in order (quoted text left out).
 
     "Convert 5 km to miles, then email the result to Bob" gives ``["convert", "email"]``:
     "email" opens a clause there, while in "Send an email to Bob" it is a noun.
     """
-    text = _QUOTED.sub(" ", goal[:MAX_ANALYSED_CHARS] if isinstance(goal, str) else "")
+    text = unquoted(goal[:MAX_ANALYSED_CHARS] if isinstance(goal, str) else "")
     verbs = []
     for clause in _CLAUSE_BREAK.split(text):
         words = [w.lower() for w in _WORD.findall(clause)]
@@ -198,7 +206,7 @@ def _several_steps(goal: str, signals: ComplexityBreakdown) -> bool:
         return True
     if not isinstance(goal, str):
         return False
-    text = _QUOTED.sub(" ", goal[:MAX_ANALYSED_CHARS])
+    text = unquoted(goal[:MAX_ANALYSED_CHARS])
     if verbs and (_SEQUENCE.search(text) or _asks_then_acts(text)):
         return True
     return bool(verbs or _WORD.search(text)) and bool(

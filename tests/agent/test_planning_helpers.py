@@ -147,5 +147,8 @@ def test_fitting_tools_need_every_word_of_the_name_outside_quotes() -> None:
     assert planning.fitting_tools("List my notes", names) == ["list_notes"]
     assert planning.fitting_tools("Email Bob with the subject 'Shopping list'", names) == []
     assert planning.fitting_tools('Read the note "write file"', names) == ["read_note"]
+    assert planning.fitting_tools("Save Frank's number in a note titled 'frank'", names) == [
+        "save_note"
+    ]  # an apostrophe in a word opens no quote
     assert planning.fitting_tools("Tell me the total", names) == []
     assert planning.fitting_tools("Save the note", ["", "__"]) == []  # no words: no fit
