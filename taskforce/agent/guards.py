@@ -39,9 +39,6 @@ from taskforce.plan import Plan, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import error_result
 
-SKIPPED_NOTE = "no tool ran for it"
-FAILED_NOTE = "its tool calls failed"
-
 _PREVIOUS_CHARS = 2_000
 
 
@@ -225,7 +222,7 @@ class CallGuard:
             item.preset = error_result(why, "no_work_done")
             return
         assert isinstance(item.request, SetStatus)
-        note = FAILED_NOTE if self._failed else SKIPPED_NOTE
+        note = prompts.FAILED_NOTE if self._failed else prompts.SKIPPED_NOTE
         item.request = SetStatus(tuple(missing), StepStatus.SKIPPED, note)
 
     def _count_work(self, item: Prepared) -> None:

@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from taskforce.plan import Plan, Step, StepSpec
+from taskforce.agent.prompts import FAILED_NOTE, SKIPPED_NOTE
+from taskforce.plan import Plan, Step, StepSpec, StepStatus
 from taskforce.plan.requests import NewPlan
 from taskforce.plan.text import clean_text
 from taskforce.planning import parse_plan_reply, should_plan
@@ -35,6 +36,7 @@ __all__ = [
     "result_text",
     "split_mission",
     "tool_steps",
+    "unworked",
     "work_only",
 ]
 
@@ -280,3 +282,18 @@ def result_text(name: str, result: Mapping[str, Any]) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     text = " ".join(text.split())
     return f"{name} → {text[:_RESULT_CHARS]}{'…' if len(text) > _RESULT_CHARS else ''}"
+
+
+def unworked(plan: Plan) -> list[int]:
+    """The numbers of the steps the loop closed because no tool ran for them.
+
+    The loop skips a step the model marks done twice with no tool run since it started
+    (or closes it as failed after only failed calls); the model may have done that work
+    earlier, in another step's call, or not at all.
+    """
+    loop_notes = (SKIPPED_NOTE, FAILED_NOTE)
+    return [
+        plan.number_of(step)
+        for step in plan.steps
+        if step.status in (StepStatus.SKIPPED, StepStatus.FAILED) and step.note in loop_notes
+    ]

@@ -34,16 +34,36 @@ def is_loop_note(text: str) -> bool:
     return text.startswith((PLAN_HEADER, REMINDER_HEADER))
 
 
+SKIPPED_NOTE = "no tool ran for it"
+"""The note on a step the loop skipped: marked done twice with no tool run for it."""
+
+FAILED_NOTE = "its tool calls failed"
+"""The note on a step the loop closed as failed: marked done after only failed calls."""
+
+
 def plan_message(
-    markdown: str, current: str | None, results: Sequence[str] = (), needs_tool: bool = True
+    markdown: str,
+    current: str | None,
+    results: Sequence[str] = (),
+    needs_tool: bool = True,
+    unworked: Sequence[int] = (),
 ) -> str:
     """The trailing context message that shows the model the plan and what to do now.
 
     `current` is the step to work on (``"2. description"``; its line is in `markdown`, so
     only its number is repeated), `results` the earlier tool results the model may need;
-    `needs_tool` says whether that step needs a tool.
+    `needs_tool` says whether that step needs a tool. `unworked` are the steps the loop
+    closed because no tool ran for them: with no step open, the message does not say
+    "all steps are done" while they may not be.
     """
     known = "\nResults so far: " + "; ".join(results) if results else ""
+    if current is None and unworked:
+        which = _numbers(unworked)
+        return (
+            f"{PLAN_HEADER}\n{markdown}{known}\n"
+            f"No step is open, but no tool ran for {which}. If that work is not done yet, "
+            "do it now with its tool; then answer the user in plain text with the results."
+        )
     if current is None:
         return (
             f"{PLAN_HEADER}\n{markdown}{known}\n"
@@ -57,6 +77,14 @@ def plan_message(
         else f"This step needs no tool: {planner.mark_step(number)}."
     )
     return f"{PLAN_HEADER}\n{markdown}{known}\nDo now: step {number}.\n{how}"
+
+
+def _numbers(numbers: Sequence[int]) -> str:
+    """``step 2``, ``steps 1 and 3``, ``steps 1, 2 and 3``."""
+    if len(numbers) == 1:
+        return f"step {numbers[0]}"
+    head = ", ".join(str(n) for n in numbers[:-1])
+    return f"steps {head} and {numbers[-1]}"
 
 
 _ECHO_CHARS = 40

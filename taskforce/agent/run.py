@@ -304,6 +304,7 @@ class Run:
                 planning.current_step(plan),
                 self.watch.results[-6:] if results else (),
                 step is None or planning.needs_tool(step.description),
+                planning.unworked(plan),
             )
         )
 

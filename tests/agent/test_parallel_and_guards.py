@@ -256,6 +256,29 @@ async def test_completion_needs_evidence_by_default(tools: Any) -> None:
     assert result.plan.steps[1].note == "no tool ran for it"
 
 
+async def test_a_plan_closed_by_skips_is_not_called_done(tools: Any) -> None:
+    """Steps skipped because no tool ran are named when no step is left open."""
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Save a note", "Email Bob", "Tell me"]),
+            call("planner", action="mark_done", step_index=[1, 2]),  # refused: nothing ran
+            call("planner", action="mark_done", step_index=[1, 2]),  # insisting skips them
+            call("planner", action="mark_done", step_index=[3]),  # needs no tool: done
+            call("notes", text="milk"),  # the closing note sent it back to the work
+            reply("Saved the note; Bob was not emailed."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False)
+    result = await agent.execute("Save a note, email Bob, then tell me")
+    closing = model.requests[4].messages[-1]["content"]
+    assert "All steps are done" not in closing
+    assert "no tool ran for steps 1 and 2" in closing
+    assert log["notes"] == ["milk"]
+    assert [s.status.value for s in result.plan.steps] == ["SKIPPED", "SKIPPED", "DONE"]
+    assert result.status is AgentStatus.COMPLETED
+
+
 async def test_one_tool_run_is_evidence_for_one_step(tools: Any) -> None:
     model = ScriptedModel(
         [
