@@ -39,15 +39,11 @@ DESCRIPTION = (
 )
 
 WORKING_DESCRIPTION = (
-    "Your plan, steps numbered from 1: mark_done(step_index), read_plan(), "
+    "Your plan as a checklist, steps numbered from 1. "
+    "mark_done(step_index, status=DONE, note?); one step IN_PROGRESS at a time. read_plan(). "
     "update_plan(add_steps, insert_at, remove_indices; step_index+text rewords)."
 )
-"""The description while the model works through an open plan (see :meth:`working_spec`).
-
-Only what a model working through its plan calls: it is sent with every request, so each
-word costs once per turn. ``status`` and ``note`` are in the schema (the stored runs of the
-evaluation used them in 4 of 127 ``mark_done`` calls).
-"""
+"""The description while the model works through an open plan (see :meth:`working_spec`)."""
 
 _SCHEMA = wire_schema()
 _WORKING_SCHEMA = working_schema()
