@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 import jsonschema
@@ -43,6 +44,18 @@ def test_satisfies_tool_protocol_and_metadata() -> None:
         "read_plan",
         "update_plan",
     ]
+
+
+def test_the_working_definition_names_only_what_its_schema_offers() -> None:
+    """Every action and argument its description names is in its schema, and it is smaller."""
+    tool = PlannerTool()
+    working = tool.working_spec()["function"]
+    offered = working["parameters"]["properties"]
+    named = set(re.findall(r"[a-z]+(?:_[a-z]+)+|\b(?:text|status|note)\b", working["description"]))
+    assert {"mark_done", "read_plan", "update_plan", "step_index", "add_steps"} <= named
+    assert "create_plan" not in named and "tasks" not in offered
+    assert named - set(offered["action"]["enum"]) <= set(offered)
+    assert len(json.dumps(tool.working_spec())) < len(json.dumps(tool_spec(tool)))
 
 
 async def test_create_plan_two_pending_tasks() -> None:
