@@ -224,6 +224,7 @@ class CallGuard:
         assert isinstance(item.request, SetStatus)
         note = prompts.FAILED_NOTE if self._failed else prompts.SKIPPED_NOTE
         item.request = SetStatus(tuple(missing), StepStatus.SKIPPED, note)
+        self._failed = 0  # those failures were this step's: the next one starts clean
 
     def _count_work(self, item: Prepared) -> None:
         """Count a non-planner call that will run; a new plan or a step marked done spends it."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from taskforce.tools import planner_prompts as planner
 
@@ -38,7 +38,7 @@ SKIPPED_NOTE = "no tool ran for it"
 """The note on a step the loop skipped: marked done twice with no tool run for it."""
 
 FAILED_NOTE = "its tool calls failed"
-"""The note on a step the loop closed as failed: marked done after only failed calls."""
+"""The note on a step the loop skipped: marked done twice after only failed calls for it."""
 
 
 def plan_message(
@@ -46,22 +46,26 @@ def plan_message(
     current: str | None,
     results: Sequence[str] = (),
     needs_tool: bool = True,
-    unworked: Sequence[int] = (),
+    unworked: Mapping[int, str] | None = None,
 ) -> str:
     """The trailing context message that shows the model the plan and what to do now.
 
     `current` is the step to work on (``"2. description"``; its line is in `markdown`, so
     only its number is repeated), `results` the earlier tool results the model may need;
-    `needs_tool` says whether that step needs a tool. `unworked` are the steps the loop
-    closed because no tool ran for them: with no step open, the message does not say
-    "all steps are done" while they may not be.
+    `needs_tool` says whether that step needs a tool. `unworked` maps the steps the loop
+    skipped for lack of work to its note on them (:data:`SKIPPED_NOTE`,
+    :data:`FAILED_NOTE`): with no step open, the message does not say "all steps are done"
+    while they may not be.
     """
     known = "\nResults so far: " + "; ".join(results) if results else ""
     if current is None and unworked:
-        which = _numbers(unworked)
+        idle = [n for n, note in unworked.items() if note != FAILED_NOTE]
+        failed = [n for n, note in unworked.items() if note == FAILED_NOTE]
+        why = [f"no tool ran for {_numbers(idle)}"] if idle else []
+        why += [f"the calls for {_numbers(failed)} failed"] if failed else []
         return (
             f"{PLAN_HEADER}\n{markdown}{known}\n"
-            f"No step is open, but no tool ran for {which}. If that work is not done yet, "
+            f"No step is open, but {' and '.join(why)}. If that work is not done yet, "
             "do it now with its tool; then answer the user in plain text with the results."
         )
     if current is None:

@@ -279,6 +279,27 @@ async def test_a_plan_closed_by_skips_is_not_called_done(tools: Any) -> None:
     assert result.status is AgentStatus.COMPLETED
 
 
+async def test_the_closing_note_says_which_skipped_steps_only_had_failed_calls(
+    tools: Any,
+) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Compute the total", "Save a note"]),
+            call("calculator", expression="two plus two"),  # fails
+            call("planner", action="mark_done", step_index=[1]),  # refused: only a failure
+            call("planner", action="mark_done", step_index=[1]),  # insisting skips it
+            call("planner", action="mark_done", step_index=[2]),  # refused: nothing ran
+            call("planner", action="mark_done", step_index=[2]),  # insisting skips it
+            reply("Nothing was done."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False)
+    result = await agent.execute("Compute the total, then save a note")
+    closing = model.requests[6].messages[-1]["content"]
+    assert "no tool ran for step 2 and the calls for step 1 failed" in closing
+    assert [s.note for s in result.plan.steps] == ["its tool calls failed", "no tool ran for it"]
+
+
 async def test_one_tool_run_is_evidence_for_one_step(tools: Any) -> None:
     model = ScriptedModel(
         [

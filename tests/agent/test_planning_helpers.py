@@ -14,14 +14,14 @@ def test_current_step_skips_steps_blocked_by_dependencies() -> None:
     assert planning.current_step(plan) == "2. Clean"
 
 
-def test_unworked_are_the_steps_the_loop_closed_not_the_models_own_skips() -> None:
-    plan = Plan().replaced(["Save", "Not needed", "Send", "Fetch"])
+def test_unworked_are_the_steps_the_loop_skipped_not_the_models_own() -> None:
+    plan = Plan().replaced(["Save", "Not needed", "Send", "Fetch", "Pay"])
     plan = plan.with_status([1], StepStatus.SKIPPED, prompts.SKIPPED_NOTE)
     plan = plan.with_status([2], StepStatus.SKIPPED, "not needed")
-    plan = plan.with_status([3], StepStatus.FAILED, prompts.FAILED_NOTE)
-    assert planning.unworked(plan) == [1, 3]
-    assert planning.unworked(plan.with_status([4], StepStatus.DONE)) == [1, 3]
-    assert planning.unworked(Plan().replaced(["a"])) == []
+    plan = plan.with_status([3], StepStatus.SKIPPED, prompts.FAILED_NOTE)
+    plan = plan.with_status([5], StepStatus.FAILED, "card declined")
+    assert planning.unworked(plan) == {1: prompts.SKIPPED_NOTE, 3: prompts.FAILED_NOTE}
+    assert planning.unworked(Plan().replaced(["a"])) == {}
 
 
 def test_list_items_reads_json_and_lists_but_not_prose() -> None:
