@@ -152,12 +152,19 @@ def _letters(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum())
 
 
+def _current_is(current: str) -> str:
+    """``"The current step is 2. Save the note. "``: a step written as a sentence keeps
+    its own full stop (or question mark) and gets no second one."""
+    text = current.rstrip()
+    return f"The current step is {text}{'' if text.endswith(('.', '!', '?')) else '.'} "
+
+
 def echoed(current: str | None, planning: bool) -> str:
     """Sent (instead of keeping the reply) when the model echoed the loop's messages."""
     if current is not None and planning:
         number = current.split(".", 1)[0]
         act = (
-            f"The current step is {current}. If the tool it needs already ran, "
+            f"{_current_is(current)}If the tool it needs already ran, "
             f"{planner.mark_step(number)}; otherwise call that tool now."
         )
     else:
@@ -231,7 +238,7 @@ def stalled(current: str | None, planning: bool = True, fits: Sequence[str] = ()
     `fits`: tools not called yet whose names fit the current step (``save_note`` for "Save
     a note titled 'trip'"): named as the call to make instead of the mark.
     """
-    step = f"The current step is {current}. " if current else ""
+    step = _current_is(current) if current else ""
     if current and fits:
         step += f"Call {' or '.join(fits[:2])} for it now: it fits this step and has not run yet. "
     elif current and planning:

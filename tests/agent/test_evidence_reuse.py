@@ -118,6 +118,33 @@ async def test_the_stall_reminder_shows_how_to_mark_the_current_step(tools: Any)
     assert 'planner(action="mark_done", step_index=[2])' in nudge
 
 
+async def test_a_step_written_as_a_sentence_keeps_one_full_stop_in_the_reminders(
+    tools: Any,
+) -> None:
+    """A step "Tell me the weather." was named "... the weather.. If its tool ..."."""
+    repeat = call("weather", city="Oslo")
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Look up Oslo.", "Is it cold?"]),
+            repeat,
+            repeat,
+            repeat,
+            call("planner", action="mark_done", step_index=[1]),
+            repeat,
+            repeat,
+            reply("Oslo: 4°C"),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=0)
+    await agent.execute("Weather in Oslo: is it cold?")
+    texts = [m["content"] for r in model.requests for m in r.messages if m["role"] == "user"]
+    first = next(t for t in texts if "The current step is 1" in t)
+    second = next(t for t in texts if "The current step is 2" in t)
+    assert "The current step is 1. Look up Oslo. If its tool already ran" in first
+    assert "The current step is 2. Is it cold? If its tool already ran" in second
+    assert ".." not in first + second
+
+
 async def test_the_stall_reminder_names_a_tool_not_called_yet_that_fits_the_step(
     tools: Any,
 ) -> None:
