@@ -153,8 +153,10 @@ def _letters(text: str) -> str:
 
 
 def _current_is(current: str) -> str:
-    """``"The current step is 2. Save the note. "``: a step written as a sentence keeps
-    its own full stop (or question mark) and gets no second one."""
+    """``"The current step is 2. Save the note. "``, with one full stop.
+
+    A step written as a sentence keeps its own full stop (or question mark).
+    """
     text = current.rstrip()
     return f"The current step is {text}{'' if text.endswith(('.', '!', '?')) else '.'} "
 
