@@ -194,9 +194,10 @@ class Run:
         if not response.tool_calls and (moved := self._moved_on(response.content)):
             return dataclasses.replace(response, tool_calls=(moved.call,), content=None), [moved]
         if not response.tool_calls:
-            written = textcalls.calls_in_text(response.content, self.wiring.tools, self.use.calls)
+            tools = self.wiring.tools
+            written = textcalls.calls_in_text(response.content, tools, self.use.calls)
             content = response.content
-            content = None if written else content and textcalls.clean_answer(content)
+            content = None if written else content and textcalls.clean_answer(content, tools)
             response = dataclasses.replace(response, tool_calls=written, content=content)
         items = [parse_call(call, self.wiring.tools) for call in response.tool_calls]
         for item in items:  # no step copies the loop's instructions or ticks the plan

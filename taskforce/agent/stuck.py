@@ -70,4 +70,4 @@ async def ask_answer(run: Run) -> str:
     written = textcalls.calls_in_text(text, run.wiring.tools, run.use.calls)
     if response.tool_calls or written or prompts.is_echo(text, [str(view[-1]["content"])]):
         return ""
-    return textcalls.plain_answer(text)
+    return textcalls.plain_answer(text, run.wiring.tools)

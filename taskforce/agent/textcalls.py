@@ -3,10 +3,13 @@
 Small models often write a call as text instead of using the tool-call channel:
 ```` ```json {"name": "save_note", "arguments": {"title": "x"}} ``` ```` (or the bare
 object). Taken as the final answer, such a reply ends the run with a call that never ran.
-:func:`calls_in_text` reads these calls back (only for tools the agent has, and only when
-the whole reply is made of calls), so the loop runs them; :func:`clean_answer` unwraps a
-plain answer the model fenced, and :func:`plain_answer` also drops a leading "The final
-answer is:". Pure functions: no I/O.
+:func:`calls_in_text` reads these calls back (only when the whole reply is made of calls),
+so the loop runs them; a call of a tool the agent does not have (``{"name": "email",
+"arguments": {...}}`` beside a ``send_email`` tool) is read back too, and answered as any
+unknown tool is. :func:`clean_answer` unwraps a plain answer the model fenced, or wrapped in
+a call of an answer tool nobody offered (``{"name": "final_answer", "arguments":
+{"result": "..."}}``); :func:`plain_answer` also drops a leading "The final answer is:".
+Pure functions: no I/O.
 """
 
 from __future__ import annotations
@@ -20,14 +23,19 @@ from taskforce.models.base import ToolCall
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z_-]*)[ \t]*\n?(.*?)```", re.DOTALL)
 _ARGUMENT_KEYS = ("arguments", "parameters", "args")
+_ANSWER_TOOL = re.compile(r"answer|final|finish|submit|^respon(?:d|se)$|^reply$", re.IGNORECASE)
+"""Names a model gives a made-up tool for its final answer (``final_answer``, ``respond``)."""
+_ANSWER_KEYS = ("answer", "result", "response", "text", "content", "message", "output")
 
 
 def calls_in_text(text: str | None, tools: Collection[str], turn: int) -> tuple[ToolCall, ...]:
-    """The calls written in `text`, or () when it is not made only of calls of `tools`.
+    """The calls written in `text`, or () when it is not made only of calls.
 
     Each fenced block (or the whole text, when it has no fence) must hold a JSON object
     ``{"name": <tool>, "arguments": {...}}`` (``parameters`` is accepted too), or a list
-    of them; any other content means the text is an answer, not calls.
+    of them; any other content means the text is an answer, not calls. A name that is
+    none of `tools` counts only with its arguments written out, and not when the call
+    wraps the final answer (see :func:`clean_answer`).
     """
     if not text or not text.strip():
         return ()
@@ -65,7 +73,11 @@ def _call(item: Any, tools: Collection[str]) -> tuple[str, dict[str, Any]] | Non
     if isinstance(item.get("function"), dict):  # the OpenAI wire shape, written as text
         item = item["function"]
     name = item.get("name")
-    if not isinstance(name, str) or name not in tools:
+    if not isinstance(name, str) or not name.strip():
+        return None
+    if name not in tools and (
+        not any(k in item for k in _ARGUMENT_KEYS) or _wrapped_answer(item, tools) is not None
+    ):
         return None
     args: Any = next((item[k] for k in _ARGUMENT_KEYS if k in item), {})
     if isinstance(args, str):
@@ -76,19 +88,54 @@ def _call(item: Any, tools: Collection[str]) -> tuple[str, dict[str, Any]] | Non
     return (name, args) if isinstance(args, dict) else None
 
 
-def clean_answer(text: str) -> str:
-    """`text` without a code fence wrapped around the whole of it (a fenced plain answer)."""
+def clean_answer(text: str, tools: Collection[str] = ()) -> str:
+    """`text` without a code fence wrapped around the whole of it (a fenced plain answer).
+
+    An answer wrapped in a call of an answer tool that is none of `tools` (``{"name":
+    "final_answer", "arguments": {"result": "4 packs"}}``) is its text: ``4 packs``.
+    """
     match = _FENCE.fullmatch(text.strip())
-    return match.group(2).strip() if match else text
+    unfenced = match.group(2).strip() if match else text
+    try:
+        item = json.loads(unfenced)
+    except (ValueError, RecursionError):
+        return unfenced
+    wrapped = _wrapped_answer(item, tools)
+    return unfenced if wrapped is None else wrapped
+
+
+def _wrapped_answer(item: Any, tools: Collection[str]) -> str | None:
+    """The text of ``{"name": "final_answer", "arguments": {"result": text}}``, if it is one.
+
+    The name must be none of `tools` and read as an answer; the arguments must hold the
+    text under an answer-like key, or be one plain value.
+    """
+    if not isinstance(item, dict):
+        return None
+    if isinstance(item.get("function"), dict):
+        item = item["function"]
+    name = item.get("name")
+    if not isinstance(name, str) or name in tools or not _ANSWER_TOOL.search(name):
+        return None
+    args: Any = next((item[k] for k in _ARGUMENT_KEYS if k in item), None)
+    if isinstance(args, str | int | float) and not isinstance(args, bool):
+        return str(args).strip() or None
+    if not isinstance(args, dict):
+        return None
+    found = [args[k] for k in _ANSWER_KEYS if isinstance(args.get(k), str)]
+    if not found and len(args) == 1:
+        found = [v for v in args.values() if isinstance(v, str | int | float)]
+    text = str(found[0]).strip() if found and not isinstance(found[0], bool) else ""
+    return text or None
 
 
 _LEAD = re.compile(r"(?:the\s+)?final\s+answer(?:\s+is)?\s*:\s*", re.IGNORECASE)
 _QUOTES = {'"': '"', "“": "”", "'": "'"}
 
 
-def plain_answer(text: str) -> str:
+def plain_answer(text: str, tools: Collection[str] = ()) -> str:
     """`text` unfenced, without a leading "The final answer is:" and quotes around it all."""
-    text = clean_answer(text).strip()
+    text = clean_answer(text, tools).strip()
     lead = _LEAD.match(text)
     if lead is None:
         return text

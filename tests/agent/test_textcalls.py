@@ -39,7 +39,8 @@ def test_bare_objects_lists_parameters_and_string_arguments_are_read_back() -> N
 def test_anything_else_stays_an_answer() -> None:
     for text in (
         "It is 4°C in Oslo.",
-        '{"name": "unknown_tool", "arguments": {}}',  # not a tool of this agent
+        '{"name": "unknown_tool"}',  # not a tool of this agent, and no arguments written
+        '{"name": "final_answer", "arguments": {"result": "4°C"}}',  # an answer, wrapped
         '{"text": "guest password: tulip42"}',  # no tool named
         "```json\n491.0\n```",
         f"Here you go:\n{FENCED}",  # prose around the call: an answer that quotes one
@@ -50,6 +51,35 @@ def test_anything_else_stays_an_answer() -> None:
         None,
     ):
         assert calls_in_text(text, TOOLS, 0) == (), text
+
+
+def test_a_call_of_a_tool_the_agent_does_not_have_is_read_back_to_be_refused() -> None:
+    """`email` beside a `send_email` tool: run as a call, it gets the unknown-tool error
+    naming the tools there are, instead of ending the run as its answer."""
+    (found,) = calls_in_text('{"name": "email", "arguments": {"to": "erin@example.com"}}', TOOLS, 2)
+    assert (found.name, json.loads(found.arguments)) == ("email", {"to": "erin@example.com"})
+    mixed = f'```json\n[{{"name": "compose_email", "parameters": {{}}}}, {FENCED[8:-4]}]\n```'
+    assert [c.name for c in calls_in_text(mixed, TOOLS, 0)] == ["compose_email", "weather"]
+    # a tool named like an answer tool that the agent has is called as usual
+    own = '{"name": "final_answer", "arguments": {"result": "x"}}'
+    assert calls_in_text(own, {"final_answer"}, 0)[0].name == "final_answer"
+
+
+def test_an_answer_wrapped_in_a_call_of_an_answer_tool_nobody_offered_is_its_text() -> None:
+    wrapped = '{"name": "final_answer", "arguments": {"result": "Order 4 packs."}}'
+    assert clean_answer(wrapped, TOOLS) == "Order 4 packs."
+    assert clean_answer(f"```json\n{wrapped}\n```", TOOLS) == "Order 4 packs."
+    assert plain_answer('{"name": "answer", "arguments": {"value": 42}}', TOOLS) == "42"
+    assert clean_answer('{"function": {"name": "respond", "arguments": "Done."}}') == "Done."
+    assert clean_answer(wrapped, {"final_answer"}) == wrapped  # a real tool's call is no answer
+    for kept in (
+        '{"name": "respond", "arguments": {"to": "bob", "body": "hi"}}',  # no answer in it
+        '{"name": "reply_email", "arguments": {"text": "hi"}}',  # not an answer tool
+        '{"name": "final_answer", "arguments": {"result": ""}}',
+        '{"name": "final_answer", "arguments": {"ok": true}}',
+        '{"result": "4°C"}',
+    ):
+        assert clean_answer(kept, TOOLS) == kept, kept
 
 
 def test_a_fenced_plain_answer_is_unwrapped() -> None:
@@ -79,3 +109,22 @@ async def test_a_call_written_as_text_runs_and_the_run_goes_on(tools: Any) -> No
         sent[-2]["content"] is None and sent[-2]["tool_calls"][0]["function"]["name"] == "weather"
     )
     assert tool_results(sent)["call_text_1_1"]["output"] == "4°C, rain"
+
+
+async def test_a_written_call_of_a_missing_tool_is_refused_and_the_run_goes_on(
+    tools: Any,
+) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            reply('{"name": "forecast", "arguments": {"city": "Oslo"}}'),
+            reply(FENCED),
+            reply('{"name": "final_answer", "arguments": {"result": "Oslo: 4°C, rain."}}'),
+        ]
+    )
+    result = await LeanAgent(model=model, tools=tool_list, planning=False).execute("Oslo?")
+    refused = tool_results(model.requests[1].messages)["call_text_1_1"]
+    assert refused["success"] is False and refused["error_type"] == "unknown_tool"
+    assert "'forecast'" in refused["error"] and "weather" in refused["error"]
+    assert log["calls"] == [("weather", "Oslo")]
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C, rain."
