@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from taskforce.agent.prompts import DUPLICATE_IN_TURN
+from taskforce.agent.prompts import DUPLICATE_IN_TURN, cut_off_call
 from taskforce.errors import ToolInputError
 from taskforce.models.base import Message, ToolCall
 from taskforce.plan.requests import PlanRequest
@@ -71,8 +71,14 @@ def loop_call(planner: PlannerTool, request: PlanRequest, call_id: str) -> Prepa
     return Prepared(call, args, signature=signature(call.name, args), request=request)
 
 
-def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
-    """Look the tool up and decode its arguments; problems become a preset error result."""
+def parse_call(
+    call: ToolCall, tools: Mapping[str, ToolProtocol], *, cut_off: bool = False
+) -> Prepared:
+    """Look the tool up and decode its arguments; problems become a preset error result.
+
+    `cut_off`: the reply stopped at the model's output limit, so arguments that are not
+    valid JSON were cut short (the error says so, not "a missing bracket").
+    """
     if call.name not in tools:
         known = ", ".join(sorted(tools))
         msg = f"Unknown tool {call.name!r}. Available tools: {known}."
@@ -84,6 +90,8 @@ def parse_call(call: ToolCall, tools: Mapping[str, ToolProtocol]) -> Prepared:
         return Prepared(call, {}, error_result(msg, "malformed_arguments"))
     except ValueError as exc:
         msg = f"The arguments are not valid JSON ({exc}). Send one JSON object of arguments."
+        if cut_off:
+            msg = cut_off_call(len(call.arguments), isinstance(tools[call.name], PlannerTool))
         return Prepared(call, {}, error_result(msg, "malformed_arguments"))
     if not isinstance(args, dict):
         msg = f"The arguments must be a JSON object, not {type(args).__name__}."

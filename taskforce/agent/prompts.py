@@ -278,6 +278,34 @@ MALFORMED_REPLY = (
 )
 """Sent once when the provider could not parse the model's reply (the reply is lost)."""
 
+CUT_OFF_REPLY = (
+    f"{REMINDER_HEADER} Your last reply could not be read: a tool call ended before its "
+    "arguments did (the reply was too long and was cut off). Reply again with a shorter call."
+)
+"""Sent instead of :data:`MALFORMED_REPLY` when the provider's parser ran out of input."""
+
+_ENDED_EARLY = ("end of input", "unexpected end", "unterminated", "eof while parsing")
+
+
+def malformed_reply(error: str) -> str:
+    """The note for a reply the provider could not parse (`error`: its message)."""
+    cut = any(sign in error.lower() for sign in _ENDED_EARLY)
+    return CUT_OFF_REPLY if cut else MALFORMED_REPLY
+
+
+def cut_off_call(length: int, planner: bool) -> str:
+    """The error of a call whose arguments were cut off at the model's output limit."""
+    shorter = (
+        "a plan needs only a few short steps, one per part of the mission"
+        if planner
+        else "send less in one call"
+    )
+    return (
+        f"Not run: your reply reached its output limit after {length:,} characters of this "
+        f"call's arguments, so they were cut off. Call it again, shorter: {shorter}."
+    )
+
+
 _UNTRIED_SHOWN = 8
 
 

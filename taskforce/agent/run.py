@@ -172,7 +172,8 @@ class Run:
             return await self.wiring.model.complete(view, specs)
         except MalformedReplyError as exc:
             await self._emit(EventKind.ERROR, message=str(exc), recovered=True)
-            return await self.wiring.model.complete([*view, user(prompts.MALFORMED_REPLY)], specs)
+            note = prompts.malformed_reply(str(exc))
+            return await self.wiring.model.complete([*view, user(note)], specs)
 
     async def record_call(self, response: ModelResponse, messages: int, compaction: int) -> None:
         """Count one answered model call and emit its ``llm_call`` event.
@@ -199,7 +200,8 @@ class Run:
             content = response.content
             content = None if written else content and textcalls.clean_answer(content, tools)
             response = dataclasses.replace(response, tool_calls=written, content=content)
-        items = [parse_call(call, self.wiring.tools) for call in response.tool_calls]
+        cut = response.cut_off
+        items = [parse_call(c, self.wiring.tools, cut_off=cut) for c in response.tool_calls]
         for item in items:  # no step copies the loop's instructions or ticks the plan
             if isinstance(item.request, NewPlan):
                 copied = functools.partial(prompts.copies_prompt, loop_texts=self.loop_texts())

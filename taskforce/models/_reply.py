@@ -38,6 +38,7 @@ def convert_reply(response: Any) -> ModelResponse:
         calls.append(ToolCall(id=call_id, name=name, arguments=arguments))
     usage = getattr(response, "usage", None)
     return ModelResponse(
+        cut_off=_get(choices[0], "finish_reason") == "length",
         content=_text(getattr(message, "content", None)),
         tool_calls=tuple(calls),
         usage=Usage(

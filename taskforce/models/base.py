@@ -61,6 +61,8 @@ class ModelResponse:
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = field(default_factory=Usage)
+    cut_off: bool = False
+    """The provider stopped the reply at its output limit (``finish_reason`` "length")."""
 
     def to_message(self) -> Message:
         """The assistant message to append to the conversation."""

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import pytest
 
 from taskforce.agent import AgentStatus, LeanAgent, MemoryStore
-from taskforce.agent.prompts import MALFORMED_REPLY
+from taskforce.agent.prompts import CUT_OFF_REPLY, MALFORMED_REPLY
 from taskforce.errors import (
     ConfigurationError,
     InvalidSessionIdError,
@@ -215,6 +215,19 @@ async def test_a_reply_the_provider_cannot_parse_is_asked_once_more_with_a_note(
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C."
     assert seen[1][-1]["content"] == MALFORMED_REPLY and seen[1][:-1] == seen[0]
     assert [e.data["recovered"] for e in events.of("error")] == [True]
+
+    # the provider's parser ran out of input: the reply was cut off, and the note says so
+    seen.clear()
+    said = "Failed to parse tool call arguments as JSON: unexpected end of input"
+
+    def cut(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+        seen.append(messages)
+        if len(seen) == 1:
+            raise MalformedReplyError(said)
+        return reply("Oslo: 4°C.")
+
+    result = await LeanAgent(model=FunctionModel(cut), tools=[], plan_first=False).execute("Oslo?")
+    assert result.final_message == "Oslo: 4°C." and seen[1][-1]["content"] == CUT_OFF_REPLY
 
     # twice in a row: the run fails cleanly, the error named
     def broken(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:

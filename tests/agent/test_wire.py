@@ -104,6 +104,27 @@ async def test_malformed_arguments_over_http(openai_server: FakeOpenAIServer) ->
     assert answer["success"] is False and answer["error_type"] == "malformed_arguments"
 
 
+async def test_a_call_cut_off_at_the_output_limit_is_named_so_over_http(
+    openai_server: FakeOpenAIServer,
+) -> None:
+    """finish_reason "length": the model's plan ran past its output limit mid-list."""
+    cut = '{"action": "create_plan", "tasks": ["Look up Oslo", "Look up Oslo", "Look'
+    openai_server.script(
+        reply(tool_calls=[tool_call("planner", cut, raw=True, id="long")], finish_reason="length"),
+        reply(tool_calls=[tool_call("weather", '{"city": "Oslo",', raw=True, id="bad")]),
+        reply("Oslo: 4°C"),
+    )
+    result = await agent_for(openai_server, plan_first=False).execute("Weather in Oslo?")
+    assert result.status is AgentStatus.COMPLETED and result.plan.steps == ()  # not made
+    cut_off = json.loads(openai_server.bodies[1]["messages"][-1]["content"])
+    assert cut_off["success"] is False and cut_off["error_type"] == "malformed_arguments"
+    assert f"output limit after {len(cut)} characters" in cut_off["error"]
+    assert "a plan needs only a few short steps" in cut_off["error"]
+    # a reply that ended on its own ("tool_calls") with bad JSON is no cut-off
+    plain = json.loads(openai_server.bodies[2]["messages"][-1]["content"])
+    assert "not valid JSON" in plain["error"] and "output limit" not in plain["error"]
+
+
 async def test_provider_down_fails_cleanly(openai_server: FakeOpenAIServer, tmp_path: Path) -> None:
     openai_server.script(*(error(503) for _ in range(3)))
     async with StateManager(f"sqlite+aiosqlite:///{tmp_path}/down.db") as sm:
