@@ -152,13 +152,15 @@ def _letters(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum())
 
 
-def _current_is(current: str) -> str:
-    """``"The current step is 2. Save the note. "``, with one full stop.
+def _ended(text: str) -> str:
+    """`text` as a sentence: its own full stop (or question mark) kept, one added if none."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?")) else f"{text}."
 
-    A step written as a sentence keeps its own full stop (or question mark).
-    """
-    text = current.rstrip()
-    return f"The current step is {text}{'' if text.endswith(('.', '!', '?')) else '.'} "
+
+def _current_is(current: str) -> str:
+    """``"The current step is 2. Save the note. "`` (a step's own full stop is kept)."""
+    return f"The current step is {_ended(current)} "
 
 
 def echoed(current: str | None, planning: bool) -> str:
@@ -316,7 +318,7 @@ def repeated_failure(error: str, untried: Sequence[str] = ()) -> str:
     named), where a guessed argument may be looked up.
     """
     msg = (
-        f"Not run again: this exact call already failed with: {error} Calling it again "
+        f"Not run again: this exact call already failed with: {_ended(error)} Calling it again "
         "unchanged fails the same way; change the arguments."
     )
     return f"{msg} {look_up(untried)}".rstrip()

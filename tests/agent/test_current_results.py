@@ -206,6 +206,8 @@ async def test_a_repeated_failure_with_every_tool_used_names_none() -> None:
     )  # fmt: skip
     again = tool_results(model.requests[-1].messages)["call_3"]
     assert "already failed" in again["error"] and "not used yet" not in again["error"]
+    # the tool's own error (no full stop of its own) is ended before the next sentence
+    assert "/b.txt. Calling it again unchanged" in again["error"], again["error"]
 
 
 async def test_a_failure_names_the_lookups_not_called_yet_as_a_hint() -> None:
