@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.prompts import REUSED
 from taskforce.testing import ScriptedModel, call, reply
@@ -99,11 +101,22 @@ async def test_without_the_evidence_rule_a_repeat_is_not_marked_as_reused(
     assert [e.data["reuses"] for e in events.of("tool_call")] == [False, False]
 
 
-async def test_the_stall_reminder_shows_how_to_mark_the_current_step(tools: Any) -> None:
+@pytest.mark.parametrize(
+    ("second", "named"),
+    [
+        ("Tell me", "The current step is 2. Tell me. If its tool already ran"),
+        # a step written as a sentence keeps its own full stop ("... me.. If" before)
+        ("Tell me the weather.", "The current step is 2. Tell me the weather. If its tool"),
+        ("Is it cold?", "The current step is 2. Is it cold? If its tool already ran"),
+    ],
+)
+async def test_the_stall_reminder_shows_how_to_mark_the_current_step(
+    tools: Any, second: str, named: str
+) -> None:
     repeat = call("weather", city="Oslo")
     model = ScriptedModel(
         [
-            call("planner", action="create_plan", tasks=["Weather in Oslo", "Tell me"]),
+            call("planner", action="create_plan", tasks=["Weather in Oslo", second]),
             repeat,
             call("planner", action="mark_done", step_index=[1]),
             repeat,
@@ -114,35 +127,8 @@ async def test_the_stall_reminder_shows_how_to_mark_the_current_step(tools: Any)
     agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=0)
     await agent.execute("Weather in Oslo, then tell me")
     nudge = model.requests[5].messages[-1]["content"]
-    assert "repeating calls" in nudge and "The current step is 2. Tell me" in nudge
+    assert "repeating calls" in nudge and named in nudge and ".." not in nudge
     assert 'planner(action="mark_done", step_index=[2])' in nudge
-
-
-async def test_a_step_written_as_a_sentence_keeps_one_full_stop_in_the_reminders(
-    tools: Any,
-) -> None:
-    """A step "Tell me the weather." was named "... the weather.. If its tool ..."."""
-    repeat = call("weather", city="Oslo")
-    model = ScriptedModel(
-        [
-            call("planner", action="create_plan", tasks=["Look up Oslo.", "Is it cold?"]),
-            repeat,
-            repeat,
-            repeat,
-            call("planner", action="mark_done", step_index=[1]),
-            repeat,
-            repeat,
-            reply("Oslo: 4°C"),
-        ]
-    )
-    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=0)
-    await agent.execute("Weather in Oslo: is it cold?")
-    texts = [m["content"] for r in model.requests for m in r.messages if m["role"] == "user"]
-    first = next(t for t in texts if "The current step is 1" in t)
-    second = next(t for t in texts if "The current step is 2" in t)
-    assert "The current step is 1. Look up Oslo. If its tool already ran" in first
-    assert "The current step is 2. Is it cold? If its tool already ran" in second
-    assert ".." not in first + second
 
 
 async def test_the_stall_reminder_names_a_tool_not_called_yet_that_fits_the_step(
