@@ -353,20 +353,21 @@ class FinishGuard:
         open_steps: Sequence[str],
         worked: str | None = None,
         covered: bool = False,
+        cut_off: bool = False,
     ) -> str | None:
         """A reminder to send instead of finishing, or None to accept the answer.
 
         `worked`: the current step's number when a tool already ran for it. `covered`: every
         open step could be backed by a tool run already made (only the ticks are missing);
         the answer is then taken (the run ends ``incomplete``): asking again risks a worse
-        answer, not more work.
+        answer, not more work. `cut_off`: the answer stopped at the model's output limit.
         """
         if self.used >= self.max_reminders:
             return None
         if open_steps and not covered:
             self.used += 1
             return prompts.finish_reminder(open_steps, worked)
-        if not (content or "").strip():
+        if not (content or "").strip() or cut_off:
             self.used += 1
-            return prompts.EMPTY_REPLY
+            return prompts.CUT_OFF_ANSWER if cut_off else prompts.EMPTY_REPLY
         return None

@@ -326,7 +326,9 @@ class LeanAgent:
         if not response.tool_calls:
             steps = run.open_steps()
             covered = run.guard.require_work and len(steps) <= run.guard.unbacked
-            reminder = run.finish_guard.check(response.content, steps, run.worked(), covered)
+            reminder = run.finish_guard.check(
+                response.content, steps, run.worked(), covered, response.cut_off
+            )
             if reminder is None:
                 return response.content or ""
             run.session.add(user(reminder))

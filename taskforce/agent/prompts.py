@@ -280,6 +280,12 @@ MALFORMED_REPLY = (
 )
 """Sent once when the provider could not parse the model's reply (the reply is lost)."""
 
+CUT_OFF_ANSWER = (
+    f"{REMINDER_HEADER} Your reply was cut off at its output limit before it ended. Give the "
+    "final answer again, shorter: only what the user asked for."
+)
+"""Sent back for an answer that reached the output limit (one of the finish reminders)."""
+
 CUT_OFF_REPLY = (
     f"{REMINDER_HEADER} Your last reply could not be read: a tool call ended before its "
     "arguments did (the reply was too long and was cut off). Reply again with a shorter call."

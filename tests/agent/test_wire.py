@@ -125,6 +125,28 @@ async def test_a_call_cut_off_at_the_output_limit_is_named_so_over_http(
     assert "not valid JSON" in plain["error"] and "output limit" not in plain["error"]
 
 
+async def test_an_answer_cut_off_at_the_output_limit_is_asked_again_over_http(
+    openai_server: FakeOpenAIServer,
+) -> None:
+    looping = "The first line is: " * 40
+    openai_server.script(
+        reply(looping, finish_reason="length"),
+        reply("The first line is: Budget 2024.", finish_reason="stop"),
+    )
+    result = await agent_for(openai_server, plan_first=False).execute("First line of a.txt?")
+    assert result.status is AgentStatus.COMPLETED
+    assert result.final_message == "The first line is: Budget 2024."
+    asked = openai_server.bodies[1]["messages"][-1]["content"]
+    assert asked.startswith("[Reminder] Your reply was cut off at its output limit")
+
+    # a second cut-off answer is taken: the reminders are bounded (max_finish_reminders)
+    openai_server.script(*[reply(looping, finish_reason="length")] * 3)
+    agent = agent_for(openai_server, plan_first=False, max_finish_reminders=1)
+    result = await agent.execute("First line of a.txt?")
+    assert result.status is AgentStatus.COMPLETED and result.final_message == looping
+    assert len(openai_server.bodies) == 4
+
+
 async def test_provider_down_fails_cleanly(openai_server: FakeOpenAIServer, tmp_path: Path) -> None:
     openai_server.script(*(error(503) for _ in range(3)))
     async with StateManager(f"sqlite+aiosqlite:///{tmp_path}/down.db") as sm:
