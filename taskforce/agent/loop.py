@@ -12,7 +12,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from taskforce.agent import approvals, grounding, planning, prompts, stuck
+from taskforce.agent import approvals, echo, grounding, planning, prompts, stuck
 from taskforce.agent.context import ContextBudget
 from taskforce.agent.dispatch import run_calls
 from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
@@ -318,7 +318,7 @@ class LeanAgent:
         Returns the answer, the call held for approval, or None: go on.
         """
         response, items = run.prepare(await run.ask())
-        if not response.tool_calls and prompts.is_echo(response.content, run.loop_texts()):
+        if not response.tool_calls and echo.is_echo(response.content, run.loop_texts()):
             current = planning.current_step(run.plan)  # the echo is dropped: not an answer
             run.session.add(user(prompts.echoed(current, self.planner.name in self.tools)))
             return None

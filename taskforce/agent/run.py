@@ -1,14 +1,12 @@
 """One run of the loop: what it works with, and the steps :class:`LeanAgent` is made of.
 
-:class:`Run` asks the model (through the context budget), applies the plan-first rule,
-screens and records tool calls, recites the plan when it changed, and finishes with a
-saved state and an :class:`AgentResult`. The loop itself (``loop.py``) only sequences
-these steps. A run's own state lives in small objects that each own one concern: the
-model calls (:class:`ModelUse`), what was last shown of the plan
-(:class:`~taskforce.agent.watch.PlanWatch`), repetition
-(:class:`~taskforce.agent.guards.CallGuard`); what it talks to is fixed (:class:`Wiring`).
-A call held for approval is not run state: ``approvals.hold`` returns it
-and the loop pauses with it.
+:class:`Run` asks the model (through the context budget), applies the plan-first rule, screens
+and records tool calls, recites the plan when it changed, and finishes with a saved state and
+an :class:`AgentResult`. The loop itself (``loop.py``) only sequences these steps. A run's own
+state lives in small objects that each own one concern: the model calls (:class:`ModelUse`),
+what was last shown of the plan (:class:`~taskforce.agent.watch.PlanWatch`), repetition
+(:class:`~taskforce.agent.guards.CallGuard`); what it talks to is fixed (:class:`Wiring`). A
+call held for approval is not run state: ``approvals.hold`` returns it and the loop pauses.
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from taskforce.agent import planning, prompts, textcalls
+from taskforce.agent import echo, planning, prompts, textcalls
 from taskforce.agent.context import ContextBudget, is_context_overflow
 from taskforce.agent.dispatch import Prepared, loop_call, parse_call, runs, tool_message
 from taskforce.agent.events import EventKind, EventSink, Redactor
@@ -172,8 +170,8 @@ class Run:
             return await self.wiring.model.complete(view, specs)
         except MalformedReplyError as exc:
             await self._emit(EventKind.ERROR, message=str(exc), recovered=True)
-            note = prompts.malformed_reply(str(exc))
-            return await self.wiring.model.complete([*view, user(note)], specs)
+            note = user(prompts.malformed_reply(str(exc)))
+            return await self.wiring.model.complete([*view, note], specs)
 
     async def record_call(self, response: ModelResponse, messages: int, compaction: int) -> None:
         """Count one answered model call and emit its ``llm_call`` event.
@@ -194,17 +192,16 @@ class Run:
         """
         if not response.tool_calls and (moved := self._moved_on(response.content)):
             return dataclasses.replace(response, tool_calls=(moved.call,), content=None), [moved]
+        tools = self.wiring.tools
         if not response.tool_calls:
-            tools = self.wiring.tools
             written = textcalls.calls_in_text(response.content, tools, self.use.calls)
-            content = response.content
-            content = None if written else content and textcalls.clean_answer(content, tools)
-            response = dataclasses.replace(response, tool_calls=written, content=content)
-        cut = response.cut_off
-        items = [parse_call(c, self.wiring.tools, cut_off=cut) for c in response.tool_calls]
+            text = response.content
+            text = None if written else text and textcalls.clean_answer(text, tools)
+            response = dataclasses.replace(response, tool_calls=written, content=text)
+        items = [parse_call(c, tools, cut_off=response.cut_off) for c in response.tool_calls]
         for item in items:  # no step copies the loop's instructions or ticks the plan
             if isinstance(item.request, NewPlan):
-                copied = functools.partial(prompts.copies_prompt, loop_texts=self.loop_texts())
+                copied = functools.partial(echo.copies_prompt, loop_texts=self.loop_texts())
                 item.request = planning.joined_branches(planning.work_only(item.request, copied))
         if not self.watch.required or any(isinstance(i.request, NewPlan) for i in items):
             return response, items
@@ -224,7 +221,7 @@ class Run:
         the evidence rule still decides (a step with no tool run is refused, as a call).
         """
         planner = self.wiring.planner
-        moved = prompts.step_moved_to(content, self.loop_texts())
+        moved = echo.step_moved_to(content, self.loop_texts())
         numbers = planning.done_before(self.plan, moved) if moved is not None else ()
         if not numbers or planner.name not in self.wiring.tools:
             return None

@@ -9,7 +9,7 @@ conversation is asked once more in a short request of its own; with steps open i
 
 from __future__ import annotations
 
-from taskforce.agent import prompts, textcalls
+from taskforce.agent import echo, prompts, textcalls
 from taskforce.agent.events import EventKind
 from taskforce.agent.limits import bound_reply
 from taskforce.agent.result import AgentStatus
@@ -68,6 +68,6 @@ async def ask_answer(run: Run) -> str:
     await run.record_call(response, len(view), 0)
     text = response.content or ""
     written = textcalls.calls_in_text(text, run.wiring.tools, run.use.calls)
-    if response.tool_calls or written or prompts.is_echo(text, [str(view[-1]["content"])]):
+    if response.tool_calls or written or echo.is_echo(text, [str(view[-1]["content"])]):
         return ""
     return textcalls.plain_answer(text, run.wiring.tools)

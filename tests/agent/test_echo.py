@@ -5,14 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
+from taskforce.agent.echo import copies_prompt, is_echo, step_moved_to
 from taskforce.agent.planning import work_only
-from taskforce.agent.prompts import (
-    PLAN_HEADER,
-    REMINDER_HEADER,
-    copies_prompt,
-    is_echo,
-    step_moved_to,
-)
+from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER
 from taskforce.plan import StepSpec
 from taskforce.plan.requests import NewPlan
 from taskforce.testing import ScriptedModel, call, reply
