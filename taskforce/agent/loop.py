@@ -323,6 +323,7 @@ class LeanAgent:
             run.session.add(user(prompts.echoed(current, self.planner.name in self.tools)))
             return None
         run.session.add(response.to_message())
+        run.use.last_content = response.content or run.use.last_content
         if not response.tool_calls:
             steps = run.open_steps()
             covered = run.guard.require_work and len(steps) <= run.guard.unbacked

@@ -48,12 +48,12 @@ class ModelUse:
     calls: int = 0
     usage: Usage = dataclasses.field(default_factory=Usage)
     last_content: str = ""
+    """The last reply text the loop kept (no written call, no echo): a max_steps answer."""
 
     def record(self, response: ModelResponse) -> None:
         """Count one answered model call."""
         self.calls += 1
         self.usage += response.usage
-        self.last_content = response.content or self.last_content
 
 
 @dataclasses.dataclass(frozen=True)

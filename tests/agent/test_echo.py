@@ -96,6 +96,7 @@ async def test_a_model_that_only_echoes_never_completes(tools: Any) -> None:
     agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_steps=6)
     result = await agent.execute("Multiply 6 by 7, then note the product.")
     assert result.status is AgentStatus.MAX_STEPS  # never "completed" with the plan as answer
+    assert PLAN_HEADER not in result.final_message  # nor is the echo its last words
 
 
 async def test_without_a_plan_an_echoed_reminder_asks_for_a_call_or_an_answer(

@@ -7,7 +7,7 @@ from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.textcalls import calls_in_text, clean_answer, plain_answer
-from taskforce.testing import ScriptedModel, reply
+from taskforce.testing import ScriptedModel, call, reply
 from tests.agent.helpers import tool_results
 
 TOOLS = {"save_note", "weather"}
@@ -128,3 +128,18 @@ async def test_a_written_call_of_a_missing_tool_is_refused_and_the_run_goes_on(
     assert "'forecast'" in refused["error"] and "weather" in refused["error"]
     assert log["calls"] == [("weather", "Oslo")]
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C, rain."
+
+
+async def test_a_run_out_of_steps_ends_with_its_last_words_not_a_call_it_wrote(
+    tools: Any,
+) -> None:
+    tool_list, _ = tools
+    model = ScriptedModel(
+        [
+            call("weather", city="Oslo", content="Looking it up."),
+            reply('```json\n{"name": "compose_email", "arguments": {"to": "bob"}}\n```'),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, planning=False, max_steps=2)
+    result = await agent.execute("Oslo?")
+    assert result.status is AgentStatus.MAX_STEPS and result.final_message == "Looking it up."
