@@ -367,7 +367,10 @@ class FinishGuard:
         if open_steps and not covered:
             self.used += 1
             return prompts.finish_reminder(open_steps, worked)
-        if not (content or "").strip() or cut_off:
+        if cut_off:
             self.used += 1
-            return prompts.CUT_OFF_ANSWER if cut_off else prompts.EMPTY_REPLY
+            return prompts.CUT_OFF_ANSWER
+        if not (content or "").strip():
+            self.used += 1
+            return prompts.EMPTY_REPLY
         return None

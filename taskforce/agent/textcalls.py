@@ -67,19 +67,35 @@ def _calls_in_block(body: str, tools: Collection[str]) -> list[tuple[str, dict[s
     return [c for c in calls if c is not None] if all(calls) and calls else []
 
 
-def _call(item: Any, tools: Collection[str]) -> tuple[str, dict[str, Any]] | None:
-    if not isinstance(item, dict):
-        return None
-    if isinstance(item.get("function"), dict):  # the OpenAI wire shape, written as text
-        item = item["function"]
-    name = item.get("name")
+_NO_ARGUMENTS = object()
+"""The arguments of a call-shaped object that writes none out."""
+
+
+def _named(item: Any) -> tuple[str, Any] | None:
+    """``(name, arguments)`` of a call-shaped object, or None when it names nothing.
+
+    The OpenAI wire shape (``{"function": {...}}``) is read too; the arguments are
+    :data:`_NO_ARGUMENTS` when no ``arguments`` (``parameters``, ``args``) key is written.
+    """
+    if isinstance(item, dict) and isinstance(item.get("function"), dict):
+        item = item["function"]  # the OpenAI wire shape, written as text
+    name = item.get("name") if isinstance(item, dict) else None
     if not isinstance(name, str) or not name.strip():
         return None
+    return name, next((item[k] for k in _ARGUMENT_KEYS if k in item), _NO_ARGUMENTS)
+
+
+def _call(item: Any, tools: Collection[str]) -> tuple[str, dict[str, Any]] | None:
+    named = _named(item)
+    if named is None:
+        return None
+    name, args = named
     if name not in tools and (
-        not any(k in item for k in _ARGUMENT_KEYS) or _wrapped_answer(item, tools) is not None
+        args is _NO_ARGUMENTS or _wrapped_answer(name, args, tools) is not None
     ):
         return None
-    args: Any = next((item[k] for k in _ARGUMENT_KEYS if k in item), {})
+    if args is _NO_ARGUMENTS:
+        args = {}
     if isinstance(args, str):
         try:
             args = json.loads(args) if args.strip() else {}
@@ -97,36 +113,32 @@ def clean_answer(text: str, tools: Collection[str] = ()) -> str:
     match = _FENCE.fullmatch(text.strip())
     unfenced = match.group(2).strip() if match else text
     try:
-        item = json.loads(unfenced)
+        named = _named(json.loads(unfenced))
     except (ValueError, RecursionError):
         return unfenced
-    wrapped = _wrapped_answer(item, tools)
+    wrapped = _wrapped_answer(*named, tools) if named is not None else None
     return unfenced if wrapped is None else wrapped
 
 
-def _wrapped_answer(item: Any, tools: Collection[str]) -> str | None:
-    """The text of ``{"name": "final_answer", "arguments": {"result": text}}``, if it is one.
+def _wrapped_answer(name: str, args: Any, tools: Collection[str]) -> str | None:
+    """The text a call ``name(args)`` of a made-up answer tool wraps, if it is one.
 
     The name must be none of `tools` and read as an answer; the arguments must hold the
     text under an answer-like key, or be one plain value.
     """
-    if not isinstance(item, dict):
+    if name in tools or not _ANSWER_TOOL.search(name):
         return None
-    if isinstance(item.get("function"), dict):
-        item = item["function"]
-    name = item.get("name")
-    if not isinstance(name, str) or name in tools or not _ANSWER_TOOL.search(name):
-        return None
-    args: Any = next((item[k] for k in _ARGUMENT_KEYS if k in item), None)
-    if isinstance(args, str | int | float) and not isinstance(args, bool):
-        return str(args).strip() or None
-    if not isinstance(args, dict):
-        return None
-    found = [args[k] for k in _ANSWER_KEYS if isinstance(args.get(k), str)]
-    if not found and len(args) == 1:
-        found = [v for v in args.values() if isinstance(v, str | int | float)]
-    text = str(found[0]).strip() if found and not isinstance(found[0], bool) else ""
-    return text or None
+    if isinstance(args, dict):
+        found = [args[k] for k in _ANSWER_KEYS if isinstance(args.get(k), str)]
+        if not found and len(args) == 1:
+            found = [v for v in args.values() if _plain(v)]
+        args = found[0] if found else None
+    return (str(args).strip() or None) if _plain(args) else None
+
+
+def _plain(value: Any) -> bool:
+    """A string or a number (not a bool): a value that can be an answer's text."""
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
 
 
 _LEAD = re.compile(r"(?:the\s+)?final\s+answer(?:\s+is)?\s*:\s*", re.IGNORECASE)
