@@ -16,6 +16,10 @@ guard asks once, never refuses twice):
   ``1,250.00``), or the same parts (``9:00`` and ``09:00``, ``2026/12/05`` and
   ``2026-12-05``), or when it is one part of a figure there (``555`` of ``555-0175``);
   shorter figures (counts, days, percentages) are never questioned;
+* dates and times rewritten into a tool's form (:mod:`~taskforce.agent.datetimes`): a date
+  is grounded by the same day written another way (``18/09/2025``, ``18 September 2025``),
+  or by its day and month in words with its year given anywhere (``18 September`` and a
+  ``2025`` in a result or a tool's description); ``15:00`` by ``3pm``;
 * e-mail addresses: grounded when the evidence has the same address (case aside);
 * an argument that is all arithmetic (``1500 - 1250``, ``(84.6 + 45) / 3``) is not checked:
   the model is working a value out; nor is a number that is the sum, difference, product
@@ -32,6 +36,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from taskforce.agent.datetimes import Day, dates_of, days_in, times_in
 from taskforce.agent.prompts import is_loop_note
 
 MIN_DIGITS = 3
@@ -56,6 +61,7 @@ class Evidence:
         self._parts: set[tuple[int, ...]] = set()  # their parts (leading zeros dropped)
         self._emails: set[str] = set()
         self._operands: dict[float, None] = {}  # the plain numbers among them, in order
+        self._days: set[Day] = set()  # calendar days (year None: written without one)
 
     def add(self, text: str) -> None:
         """Take in text the model was given (a mission, a tool result, a description)."""
@@ -67,6 +73,12 @@ class Evidence:
             parts = _parts(figure)
             self._parts.add(parts)
             self._numbers.update(float(p) for p in parts)
+            self._days.update(dates_of(figure))
+        for year, month, day in days_in(text):
+            self._days.add((year, month, day))
+            self._parts.update({(day, month), (month, day)})  # 18/09 or 09-18
+        for hour, minute in times_in(text):  # 15:00, 15:00:00 or 3:00 for 3pm
+            self._parts.update({(hour, minute), (hour, minute, 0), ((hour - 1) % 12 + 1, minute)})
         self._emails.update(e.lower() for e in _EMAIL.findall(text))
 
     def add_value(self, value: Any) -> None:
@@ -100,7 +112,16 @@ class Evidence:
         value = _number(figure)
         if value is not None and (value in self._numbers or self._worked_out(value)):
             return True
-        return _parts(figure) in self._parts
+        return _parts(figure) in self._parts or self._a_given_day(figure)
+
+    def _a_given_day(self, figure: str) -> bool:
+        """Whether `figure` is a date the evidence gives, perhaps written another way."""
+        for year, month, day in dates_of(figure):
+            if (year, month, day) in self._days:
+                return True
+            if (None, month, day) in self._days and float(year) in self._numbers:
+                return True
+        return False
 
     def _worked_out(self, value: float) -> bool:
         """Whether `value` is one step of arithmetic on two given numbers.

@@ -43,6 +43,15 @@ def evidence(*texts: str) -> Evidence:
         ("nothing", "7.5"),
         ("nothing", True),
         ("write to Bob@Example.com", "bob@example.com"),  # case aside
+        ("on 18 September 2025", "2025-09-18"),  # a date in words, in the tool's form
+        ("on 2025-09-18", "18/09/2025"),  # the same day written another way
+        ("on 2025-09-18", "09/18/2025"),
+        ("on September 18th; timetable 2025-09-15 to 2025-09-30", "2025-09-18"),  # year given
+        ("on 18 September", "18/09"),
+        ("meet at 3pm", "15:00"),  # a twelve-hour time in the tool's form
+        ("meet at 3pm", "3:00"),
+        ("meet at 9.30 a.m.", "09:30:00"),
+        ("lunch at noon", "12:00"),
     ],
 )
 def test_a_value_given_in_any_form_is_supported(given_text: str, value: Any) -> None:
@@ -60,6 +69,11 @@ def test_a_value_given_in_any_form_is_supported(given_text: str, value: Any) -> 
         ("Email Alice.", ["alice@example.com"], "alice@example.com"),
         ("balance 1000", "1000.5", "1000.5"),
         ("id 12345", "1234", "1234"),  # not part of a larger figure's text
+        ("on 18 September", "2025-09-18", "2025-09-18"),  # its year is a guess
+        ("on 18 September 2025", "2024-09-18", "2024-09-18"),  # another year
+        ("on 2025-09-18", "2025-09-19", "2025-09-19"),  # another day
+        ("meet at 3pm", "16:00", "16:00"),
+        ("meet at 3am", "15:00", "15:00"),
     ],
 )
 def test_a_value_given_nowhere_is_named(given_text: str, value: Any, named: str) -> None:
@@ -231,6 +245,23 @@ async def test_a_value_from_an_earlier_result_runs_at_once() -> None:
     ])  # fmt: skip
     await LeanAgent(model, tools).execute(MISSION)
     assert state["runs"] == [("find_contact", "Frank"), ("save_note", "Frank: 555-0175")]
+
+
+async def test_a_day_and_time_the_user_wrote_in_words_run_in_the_tools_form() -> None:
+    """The user's "18 September" and "3pm" are booked as 2025-09-18 and 15:00 at once."""
+    booked: list[tuple[str, str]] = []
+
+    def book_table(date: str, time: str) -> str:
+        """Book a table (date YYYY-MM-DD, bookings open 2025-09-01 to 2025-09-30)."""
+        booked.append((date, time))
+        return f"booked {date} {time}"
+
+    model = ScriptedModel([call("book_table", date="2025-09-18", time="15:00"), reply("Booked.")])
+    result = await LeanAgent(model, [FunctionTool(book_table)], planning=False).execute(
+        "Book a table for 18 September at 3pm."
+    )
+    assert booked == [("2025-09-18", "15:00")]  # run at the first call, not questioned
+    assert result.status is AgentStatus.COMPLETED and len(model.requests) == 2
 
 
 async def test_a_failed_result_does_not_ground_the_guess_it_echoes() -> None:
