@@ -131,6 +131,17 @@ async def test_the_stall_reminder_shows_how_to_mark_the_current_step(
     assert 'planner(action="mark_done", step_index=[2])' in nudge
 
 
+async def test_the_stall_reminder_without_a_plan_does_not_say_otherwise(tools: Any) -> None:
+    """With no step to mark there is no "If ..." before it: no dangling "Otherwise"."""
+    repeat = call("weather", city="Oslo")
+    model = ScriptedModel([repeat, repeat, repeat, reply("Oslo: 4°C")])
+    agent = LeanAgent(model=model, tools=tools[0], planning=False, max_finish_reminders=0)
+    await agent.execute("Weather in Oslo?")
+    nudge = model.requests[3].messages[-1]["content"]
+    assert "already have. Use those results: call a different tool or arguments" in nudge
+    assert "Otherwise" not in nudge
+
+
 async def test_the_stall_reminder_names_a_tool_not_called_yet_that_fits_the_step(
     tools: Any,
 ) -> None:
