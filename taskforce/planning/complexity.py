@@ -16,9 +16,11 @@ A short goal can still be several steps, whatever its score; :func:`is_multi_ste
 its shape instead (quoted text left out): two or more clauses that each open with a
 different action verb ("Convert 5 km to miles, then email the result to Bob"), a
 sequencing word next to an action ("... and then ..."), a question followed by an
-action on its answer ("What's the weather in Rome? Email it to Alice."), the same action
-over a series or a quantifier ("the weather in Oslo, Rome and Paris", "each of", "both")
-or a list.
+action on its answer ("What's the weather in Rome? Email it to Alice."), an action under a
+condition that opens a clause ("If no city bike is free, rent her a mountain bike instead":
+the condition is checked first, then the action taken or not), the same action over a
+series or a quantifier ("the weather in Oslo, Rome and Paris", "each of", "both") or a
+list.
 """
 
 from __future__ import annotations
@@ -140,6 +142,8 @@ next lastly i we me for
 """
 _FILLER = frozenset(_FILLER_TEXT.split())
 _SEQUENCE = re.compile(rf"\b(?:{_SEQUENCE_WORDS})\b", re.IGNORECASE)
+_CONDITION = re.compile(r"(?:^|[.;:!?,\n\u2014]\s*|\b(?:and|then|but)\s+)(?:if|unless)\b", re.I)
+"""A condition opening a clause ("If it rains, ..."; not "ask Bob if he can come")."""
 _QUANTIFIER = re.compile(r"\b(?:each|every|both|all\s+(?:of|the|\d+|three|four|five))\b", re.I)
 _SERIES = re.compile(r"(?:^|(?<=[,;:\n]))[^,;:\n]+,[^,;:\n]+,?\s+(?:and|&)\s+\S", re.IGNORECASE)
 """Tried only where a run of text starts (a match inside a run is one from its start), so a
@@ -207,7 +211,7 @@ def _several_steps(goal: str, signals: ComplexityBreakdown) -> bool:
     if not isinstance(goal, str):
         return False
     text = unquoted(goal[:MAX_ANALYSED_CHARS])
-    if verbs and (_SEQUENCE.search(text) or _asks_then_acts(text)):
+    if verbs and (_SEQUENCE.search(text) or _CONDITION.search(text) or _asks_then_acts(text)):
         return True
     return bool(verbs or _WORD.search(text)) and bool(
         _QUANTIFIER.search(text) or _SERIES.search(text)
@@ -218,7 +222,8 @@ def should_plan(goal: str, threshold: float = DEFAULT_THRESHOLD) -> bool:
     """Whether `goal` warrants a plan: its shape says several steps, or a high complexity.
 
     The complexity must be at least `threshold`; a goal that :func:`is_multi_step` (a
-    list of two or more items, two different actions, a sequence, an action over a series)
+    list of two or more items, two different actions, a sequence, a condition and an
+    action, an action over a series)
     needs a plan whatever its score: a short one scores low on length, yet it is several
     steps.
     """

@@ -110,6 +110,9 @@ SHORT_MULTI_STEP = [
     "If the book is in, borrow it for me; if not, place a hold on it.",
     "Turn off the lamp and lock the front door.",
     "Ship 5 boxes to Oslo, then restock bin A-2.",
+    # a condition opening a clause, and an action: check it, then act (or not)
+    "Priya wants a city bike. If no city bike is free, rent her a mountain bike instead.",
+    "Unless the 9:00 train is full, book Ana a seat on it.",
 ]
 SHORT_SINGLE_STEP = [
     "Send an email to mo@example.org asking whether the report is ready.",
@@ -126,6 +129,7 @@ SHORT_SINGLE_STEP = [
     "Turn on the porch light.",
     "Switch off the heater in the garage.",
     "Return book B-11 for member M-118.",
+    "Ask Bob if he can come on Friday.",  # "if" inside a clause asks, it sets no condition
 ]
 
 
