@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taskforce.agent import prompts
+from taskforce.agent.aliases import Aliases
 from taskforce.agent.dispatch import Prepared, runs
 from taskforce.agent.grounding import Evidence, shown
 from taskforce.agent.planning import needs_tool, tool_steps
@@ -71,6 +72,8 @@ class CallGuard:
         self.evidence = evidence
         """What the model was given so far (None: arguments are not checked); the results
         of the calls that succeed are added to it."""
+        self.aliases = Aliases()
+        """The ids in the run's successful results, by the names beside them."""
         self._asked: set[str] = set()  # calls answered once for an unsupported value
         self._called: set[str] = set()  # the names of the tools the model called in this run
         self._stalled = 0  # consecutive turns made only of repeated calls
@@ -148,7 +151,7 @@ class CallGuard:
         answer names the lookups not called yet in this run, where the right value may be.
         """
         if previous.get("success") is False and "error" in previous:
-            msg = prompts.repeated_failure(str(previous["error"]), self._untried())
+            msg = prompts.repeated_failure(str(previous["error"]), self._hint(item))
             return error_result(msg, "repeated_call")
         msg = prompts.REPEATED_CALL.format(name=item.call.name)
         return error_result(msg, "repeated_call") | {"previous_result": previous}
@@ -170,6 +173,11 @@ class CallGuard:
     def not_called(self, names: Sequence[str]) -> list[str]:
         """The tools among `names` the model has not called in this run, in their order."""
         return [name for name in names if name not in self._called]
+
+    def _hint(self, item: Prepared) -> str:
+        """Where a failed call's right argument may be: an id a result gave, or the lookups."""
+        match = self.aliases.match(item.args)
+        return prompts.other_id(*match) if match else prompts.look_up(self._untried())
 
     def _untried(self) -> list[str]:
         """The lookups (read-only tools) not called yet in this run, in their order."""
@@ -281,8 +289,10 @@ class CallGuard:
             self._runs = max(0, self._runs - 1)  # new plan later in the same turn spent it
             self._work = max(0, self._work - 1)
             self._failed += 1
-            if hint := prompts.look_up(self._untried()):
+            if hint := self._hint(item):
                 result = {**result, "hint": hint}
+        else:
+            self.aliases.add(item.call.name, result)
         if (item.read_only or failed) and not item.approval:  # never rerun unapproved
             self._reads.add(item.signature)
         else:

@@ -256,17 +256,24 @@ def cut_off_call(length: int, planner: bool) -> str:
 _UNTRIED_SHOWN = 8
 
 
-def repeated_failure(error: str, untried: Sequence[str] = ()) -> str:
+def repeated_failure(error: str, hint: str = "") -> str:
     """The answer to a call that already failed, made again unchanged.
 
-    `untried`: the lookups (read-only tools) not called yet in the run (the first few are
-    named), where a guessed argument may be looked up.
+    `hint`: where the right argument may be (:func:`other_id` or :func:`look_up`).
     """
     msg = (
         f"Not run again: this exact call already failed with: {_ended(error)} Calling it again "
         "unchanged fails the same way; change the arguments."
     )
-    return f"{msg} {look_up(untried)}".rstrip()
+    return f"{msg} {hint}".rstrip()
+
+
+def other_id(key: str, text: str, tool: str, ids: Sequence[str]) -> str:
+    """For a failed call that passed `text` as `key`: the ids an earlier result gives it."""
+    if len(ids) == 1:
+        return f'In the result of {tool}, "{text}" has {key} "{ids[0]}": use {key}="{ids[0]}".'
+    options = " or ".join(f'"{i}"' for i in ids)
+    return f'In the result of {tool}, "{text}" has {key} {options}: use the one you mean.'
 
 
 def look_up(untried: Sequence[str]) -> str:
