@@ -64,6 +64,7 @@ class CallGuard:
         require_work: bool = False,
         lookups: Sequence[str] = (),
         evidence: Evidence | None = None,
+        one_step: bool = False,
     ) -> None:
         self.max_calls_per_turn = max_calls_per_turn
         self.require_work = require_work
@@ -72,6 +73,8 @@ class CallGuard:
         self.evidence = evidence
         """What the model was given so far (None: arguments are not checked); the results
         of the calls that succeed are added to it."""
+        self.one_step = one_step
+        """The mission was judged one step (no plan): a successful action asks for the answer."""
         self.aliases = Aliases()
         """The ids in the run's successful results, by the names beside them."""
         self._asked: set[str] = set()  # calls answered once for an unsupported value
@@ -293,6 +296,8 @@ class CallGuard:
                 result = {**result, "hint": hint}
         else:
             self.aliases.add(item.call.name, result)
+            if self.one_step and not item.read_only and "note" not in result:
+                result = {**result, "note": prompts.ONE_STEP_DONE}
         if (item.read_only or failed) and not item.approval:  # never rerun unapproved
             self._reads.add(item.signature)
         else:

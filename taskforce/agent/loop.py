@@ -226,10 +226,19 @@ class LeanAgent:
                     name for name, tool in self.tools.items()
                     if is_read_only(tool) and tool is not self.planner
                 ],
-                evidence=evidence,
+                evidence=evidence, one_step=self._one_step(mission, offer),
             ),
             finish_guard=FinishGuard(self.max_finish_reminders),
         )  # fmt: skip
+
+    def _one_step(self, mission: str, offer: bool) -> bool:
+        """Whether `mission` is judged one step: its successful actions ask for the answer.
+
+        With planning: the planner was not offered for it; without, by the same judgement.
+        """
+        if self.planning:
+            return self.plan_first is None and not offer
+        return not planning.needs_plan(mission)
 
     # ---- the loop ----------------------------------------------------------------------
 

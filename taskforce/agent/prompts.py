@@ -298,6 +298,14 @@ def unsupported(values: str, untried: Sequence[str] = ()) -> str:
     )
 
 
+ONE_STEP_DONE = (
+    "If that was all the mission asked for, give the final answer now in plain text; call "
+    "another tool only for a part of the mission not done yet."
+)
+"""Noted on a successful action in a mission judged one step (no plan): small models go on
+acting after the asked-for action (closing and reassigning a ticket they were asked to raise)."""
+
+
 ANSWER_NOW = (
     f"{REMINDER_HEADER} You keep repeating calls. Do not call any tool now: give your final "
     "answer in plain text, using the tool results above."

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.planning import list_items, needs_plan, split_mission
 from taskforce.agent.prompts import NO_PLANNING_SYSTEM_PROMPT
@@ -431,3 +433,52 @@ async def test_the_same_amount_written_as_a_float_is_the_same_call() -> None:
     second = list(tool_results(model.requests[2].messages).values())[-1]
     assert second["error_type"] == "repeated_call"
     assert "250" in str(second["previous_result"])
+
+
+@pytest.mark.parametrize(
+    ("mission", "planning", "noted"),
+    [
+        ("Save a note saying hi.", True, True),  # judged one step: the planner is not offered
+        ("Save a note saying hi.", False, True),  # the plain loop: the same judgement
+        ("Get the weather in Oslo, then save a note with it.", True, False),  # planned
+        ("Get the weather in Oslo, then save a note with it.", False, False),
+    ],
+)
+async def test_an_action_in_a_mission_judged_one_step_asks_for_the_answer(
+    mission: str, planning: bool, noted: bool
+) -> None:
+    """Small models go on acting after the asked-for action; one step judged, one note.
+
+    Both arms judge alike, so a single-step mission still asks the model the same in both.
+    """
+    saved: list[str] = []
+
+    def weather(city: str) -> str:
+        """The weather in a city."""
+        return f"{city}: 4C"
+
+    def notes(text: str) -> str:
+        """Save a note."""
+        saved.append(text)
+        return "saved"
+
+    tool_list = [FunctionTool(weather, read_only=True), FunctionTool(notes)]
+    script = [call("weather", city="Oslo"), call("notes", text="hi"), reply("Saved.")]
+    if planning and not noted:
+        script = [
+            call("planner", action="create_plan", tasks=["Get the weather", "Save a note"]),
+            call("weather", city="Oslo"),
+            call("planner", action="mark_done", step_index=[1]),
+            call("notes", text="hi"),
+            call("planner", action="mark_done", step_index=[2]),
+            reply("Saved."),
+        ]
+    model = ScriptedModel(script)
+    await LeanAgent(model, tool_list, planning=planning).execute(mission)
+    results = [r for r in tool_results(model.requests[-1].messages).values() if "output" in r]
+    by_output = {r["output"]: r for r in results}
+    assert saved == ["hi"]
+    assert ("note" in by_output["saved"]) is noted
+    assert "note" not in by_output["Oslo: 4C"]  # a lookup is no action
+    if noted:
+        assert by_output["saved"]["note"].startswith("If that was all the mission asked for")
