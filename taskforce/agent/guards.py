@@ -21,7 +21,9 @@
   given is answered once without running (a guess, e.g. a phone number made up for a note,
   or a time made up for a lookup whose answer would then pass for a fact): the answer names
   the values and the lookups; the same call made again runs (the model may have worked the
-  value out itself). Arithmetic arguments are not checked.
+  value out itself). Arithmetic arguments are not checked. A failed call that passed a name
+  where an earlier result gave an id beside it is told that id (:mod:`~taskforce.agent.aliases`).
+  In a mission judged one step, a successful action notes that the answer is due if that was all.
 * :class:`FinishGuard` reminds the model (a bounded number of times) when it tries to
   finish while plan steps are still open, or sends an empty reply.
 """
