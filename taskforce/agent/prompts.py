@@ -180,16 +180,16 @@ def stalled(current: str | None, planning: bool = True, fits: Sequence[str] = ()
     `fits`: tools not called yet whose names fit the current step (``save_note`` for "Save
     a note titled 'trip'"): named as the call to make instead of the mark.
     """
-    step, use = (_current_is(current) if current else ""), "Use"
+    step, action = (_current_is(current) if current else ""), ""
     if current and fits:
-        step += f"Call {' or '.join(fits[:2])} for it now: it fits this step and has not run yet. "
-        use = "Otherwise use"
+        action = f"Call {' or '.join(fits[:2])} for it now: it fits this step and has not run yet. "
     elif current and planning:
-        step += f"If its tool already ran, {planner.mark_step(current.split('.', 1)[0])}. "
-        use = "Otherwise use"
+        action = f"If its tool already ran, {planner.mark_step(current.split('.', 1)[0])}. "
+    use = "Otherwise use" if action else "Use"  # "Otherwise" only after an action to take
     return (
         f"{REMINDER_HEADER} You are repeating calls whose results you already have. {step}"
-        f"{use} those results: call a different tool or arguments, or give the final answer."
+        f"{action}{use} those results: call a different tool or arguments, or give the final "
+        "answer."
     )
 
 
