@@ -21,6 +21,7 @@ from taskforce.plan.text import plural, scrub
 
 if TYPE_CHECKING:
     from taskforce.evals import EvalResult, Progress, ResultStore, RunRecord, Summary
+    from taskforce.evals.prompt_tokens import ServerTokenCounter
     from taskforce.evals.runner import ModelFactory
 
 DEFAULT_RESULTS = "taskforce-eval.jsonl"
@@ -52,6 +53,9 @@ class EvalOptions:
     notes: Path | None = None
     rerun: bool = False
     """Not part of :func:`command_line`: the command that resumes the runs leaves it out."""
+    exact_tokens: bool = False
+    remeasure: bool = False
+    """Not part of :func:`command_line` either: it runs nothing."""
 
 
 def command_line(options: EvalOptions) -> str:
@@ -71,6 +75,7 @@ def command_line(options: EvalOptions) -> str:
         if value is not None and (field in always or value != getattr(default, field)):
             words += [flag, str(value)]
     words += [w for m in options.missions for w in ("--mission", m)]
+    words += ["--exact-tokens"] if options.exact_tokens and not options.report_only else []
     words += ["--report-only"] if options.report_only else []
     return shlex.join(words)
 
@@ -134,6 +139,15 @@ def run_eval(options: EvalOptions, console: Console) -> int:
         console.print(f"Report: {options.report} (from stored results; nothing run)")
         return 0
     suite = load_suite(options.suite)
+    counter = token_counter(options)
+    if options.remeasure and counter is not None:  # (--remeasure always has a counter)
+        from taskforce.cli._eval_remeasure import remeasure_command
+
+        remeasure_command(options, suite, counter, console)
+        if options.report is not None:
+            write_report(options, command, notes, console)
+            console.print(f"Report: {options.report}")
+        return 0
     settings = RunSettings(
         options.max_steps, options.timeout, options.context_window, options.temperature,
         options.seed,
@@ -157,6 +171,7 @@ def run_eval(options: EvalOptions, console: Console) -> int:
                     on_progress=on_progress,
                     meta=meta,
                     rerun=options.rerun,
+                    counter=counter,
                 )
             )
         except ProviderError as exc:  # the run it stopped is not stored: a rerun makes it
@@ -179,6 +194,25 @@ def run_eval(options: EvalOptions, console: Console) -> int:
         write_report(options, command, notes, console)
         console.print(f"Report: {options.report}")
     return 0
+
+
+def token_counter(options: EvalOptions) -> ServerTokenCounter | None:
+    """The exact counter --exact-tokens or --remeasure asks for (None: estimates).
+
+    Raises:
+        ConfigurationError: it was asked for without --api-base (the server to count on).
+    """
+    if not (options.exact_tokens or options.remeasure):
+        return None
+    if not options.api_base:
+        flag = "--remeasure" if options.remeasure else "--exact-tokens"
+        raise ConfigurationError(
+            f"{flag} counts tokens on the model's server: give its --api-base (a llama.cpp "
+            "server, which has POST /apply-template and /tokenize)"
+        )
+    from taskforce.evals.prompt_tokens import ServerTokenCounter
+
+    return ServerTokenCounter(options.api_base, timeout=min(options.timeout, 300.0))
 
 
 def check_files(options: EvalOptions) -> str:

@@ -94,6 +94,24 @@ def eval_command(
             "a tool); the new runs replace them in the summary and the report.",
         ),
     ] = False,
+    exact_tokens: Annotated[
+        bool,
+        typer.Option(
+            "--exact-tokens",
+            help="Size every request exactly with the model's own chat template and tokenizer "
+            "(a llama.cpp server at --api-base: POST /apply-template, /tokenize); without it "
+            "the planning share is estimated (tiktoken).",
+        ),
+    ] = False,
+    remeasure: Annotated[
+        bool,
+        typer.Option(
+            "--remeasure",
+            help="Run no model: replay the stored runs of --suite (--arms, --mission) from "
+            "their recorded replies and count their tokens again exactly, as --exact-tokens; "
+            "a run whose replay differs keeps its numbers.",
+        ),
+    ] = False,
     plain: PlainOpt = False,
 ) -> None:
     """Does planning help your model? Run a suite with and without the planner, compare.
@@ -121,6 +139,7 @@ def eval_command(
             report=report, baseline=baseline, max_steps=max_steps, timeout=timeout,
             context_window=context_window, temperature=temperature, seed=seed, setup=setup,
             plain=plain, report_only=report_only, notes=notes, rerun=rerun,
+            exact_tokens=exact_tokens, remeasure=remeasure,
         )  # fmt: skip
         code = run_eval(options, console)
     raise typer.Exit(code)

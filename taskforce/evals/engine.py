@@ -13,6 +13,7 @@ from typing import Any
 
 from taskforce.errors import ConfigurationError
 from taskforce.evals.arms import Arm, parse_arm, parse_arms
+from taskforce.evals.meter import TokenCounter
 from taskforce.evals.mission import Suite
 from taskforce.evals.record import RunRecord
 from taskforce.evals.runner import ModelFactory, RunSettings, run_key, run_mission
@@ -109,6 +110,7 @@ async def evaluate(
     on_progress: Callable[[Progress], None] | None = None,
     meta: Mapping[str, Any] | None = None,
     rerun: bool = False,
+    counter: TokenCounter | None = None,
 ) -> EvalResult:
     """Run every selected mission of `suite` in every arm, `repeat` times.
 
@@ -132,6 +134,9 @@ async def evaluate(
         rerun: Run every selected run again even when it is stored (after changing a
             checker or a tool: a stored run is keyed by the mission's text, not its code);
             the new records are appended, and a later read takes them.
+        counter: Sizes every request exactly, e.g. ``ServerTokenCounter(api_base)`` (the
+            model's own template and tokenizer on a llama.cpp server); None: estimates.
+            It is tried once before the first run.
 
     Returns:
         The records of the grid (stored earlier or made now) and their summary.
@@ -169,6 +174,8 @@ async def evaluate(
     outcome = EvalResult(arms=[a.name for a in chosen_arms])
     stored = {r.key.text(): r for r in store.latest()} if store is not None and not rerun else {}
     base_meta = {**machine_facts(), **(meta or {})}
+    if counter is not None and grid:
+        await counter.count([{"role": "user", "content": "ping"}], [])  # fails before any run
     if on_progress is not None:
         on_progress(Progress(0, len(grid), None, False))
     for done, (repeat_no, mission, arm) in enumerate(grid, start=1):
@@ -178,7 +185,7 @@ async def evaluate(
         record = stored.get(key.text())
         reused = record is not None
         if record is None:
-            record = await run_mission(mission, arm, run_model, key, settings)
+            record = await run_mission(mission, arm, run_model, key, settings, counter)
             record.meta = base_meta | {
                 "arm_spec": arm.spec,
                 "arm_options": dict(arm.options),

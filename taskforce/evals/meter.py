@@ -11,9 +11,18 @@ sizes each part of it with the model's own ``count_tokens`` and sorts it:
   loop's other reminders, e.g. about repeated calls, even where they name the planner);
 * ``other``: everything else (system prompt, mission, other tools, their calls and results).
 
-The first five are the *planning* share. These are estimates with the model's tokenizer
-(for litellm: tiktoken; other models' tokenizers differ); the report applies the share to
-the provider's own usage numbers, which are the totals.
+The first five are the *planning* share. By default these are estimates with the model's
+tokenizer (for litellm: tiktoken on OpenAI's function format; other models' templates and
+tokenizers differ), each part sized on its own; the report applies the share to the
+provider's own usage numbers, which are the totals.
+
+Given a ``counter`` (e.g. :class:`~taskforce.evals.prompt_tokens.ServerTokenCounter`,
+the model's own template and tokenizer), the sizes are exact: a part is what the request
+loses without it (the whole request counted, then counted again without the planner's
+definition, without the planner's calls and results, without the recitations, without the
+plan reminders); ``other`` is the rest. The planner's calls and results are left out
+together (a call without its result is no conversation) and their size is shared between
+the two parts as their estimates are.
 """
 
 from __future__ import annotations
@@ -22,13 +31,13 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER
-from taskforce.errors import ProviderError
+from taskforce.errors import ConfigurationError, ProviderError
 from taskforce.models.base import Message, Model, ModelResponse, ModelWrapper, ToolSpec, Usage
 
-__all__ = ["PLANNING_PARTS", "MeteredModel", "TokenSplit"]
+__all__ = ["PLANNING_PARTS", "MeteredModel", "TokenCounter", "TokenSplit"]
 
 PLANNER = "planner"
 _PLAN_WORD = re.compile(r"\bplan\b|create_plan", re.IGNORECASE)
@@ -41,6 +50,22 @@ PLANNING_PARTS = (
     "plan_reminders",
 )
 """The parts of a request counted as planning."""
+
+
+_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("planner_calls", "planner_results"),
+    ("recitations",),
+    ("plan_reminders",),
+)
+"""The message parts left out together to size them exactly."""
+
+
+class TokenCounter(Protocol):
+    """Sizes a whole request exactly (the model's own template and tokenizer)."""
+
+    async def count(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+        """The prompt tokens of a request of `messages` offering `tools`."""
+        ...
 
 
 @dataclass
@@ -85,10 +110,13 @@ class MeteredModel(ModelWrapper):
 
     Args:
         inner: The model that answers.
+        counter: Sizes requests exactly (parts by what the request loses without them);
+            None: the inner model's per-part estimates.
     """
 
-    def __init__(self, inner: Model) -> None:
+    def __init__(self, inner: Model, counter: TokenCounter | None = None) -> None:
         super().__init__(inner)
+        self.counter = counter
         self.split = TokenSplit()
         self.failure: ProviderError | None = None
         """The provider's last failure (the agent may have gone on after it)."""
@@ -98,7 +126,15 @@ class MeteredModel(ModelWrapper):
         self, messages: Sequence[Message], tools: Sequence[ToolSpec]
     ) -> ModelResponse:
         """Measure the request, then let the inner model answer it."""
-        self._measure(messages, tools)
+        if self.counter is None:
+            self._measure(messages, tools)
+        else:
+            try:
+                await self._measure_exactly(self.counter, messages, tools)
+            except (ProviderError, ConfigurationError) as exc:  # the counter's, not the model's
+                failure = exc if isinstance(exc, ProviderError) else ProviderError(str(exc))
+                self.failure = failure
+                raise failure from None
         try:
             response = await self.inner.complete(messages, tools)
         except ProviderError as exc:
@@ -119,6 +155,35 @@ class MeteredModel(ModelWrapper):
         for message in messages:
             for part, size in self._classify(message, planner_ids):
                 parts[part] += size
+
+    async def _measure_exactly(
+        self, counter: TokenCounter, messages: Sequence[Message], tools: Sequence[ToolSpec]
+    ) -> None:
+        self.split.requests += 1
+        full = await counter.count(messages, tools)
+        found: dict[str, int] = dict.fromkeys(PLANNING_PARTS, 0)  # estimates: which, how big
+        planner_ids: set[str] = set()
+        labels = []
+        for message in messages:
+            sized = self._classify(message, planner_ids)
+            labels.append({part for part, _ in sized})
+            for part, size in sized:
+                found[part] = found.get(part, 0) + size
+        exact = dict.fromkeys(PLANNING_PARTS, 0)
+        others = [t for t in tools if _spec_name(t) != PLANNER]
+        if len(others) < len(tools):
+            exact["planner_tool"] = full - await counter.count(messages, others)
+        for group in _GROUPS:
+            if any(found[p] for p in group):
+                kept = _without(messages, labels, set(group))
+                lost = full - await counter.count(kept, tools)
+                estimated = sum(found[p] for p in group)
+                for part in group:
+                    exact[part] = round(lost * found[part] / estimated)
+        parts = self.split.parts
+        for part, size in exact.items():
+            parts[part] += max(0, size)
+        parts["other"] += max(0, full - sum(max(0, size) for size in exact.values()))
 
     def _count(self, messages: list[Message], tools: Sequence[ToolSpec]) -> int:
         key = json.dumps([messages, list(tools)], sort_keys=True, default=str)
@@ -147,6 +212,18 @@ class MeteredModel(ModelWrapper):
         if role == "user" and text.startswith(REMINDER_HEADER) and _PLAN_WORD.search(text):
             return [("plan_reminders", size)]
         return [("other", size)]
+
+
+def _without(messages: Sequence[Message], labels: list[set[str]], parts: set[str]) -> list[Message]:
+    """`messages` without the `parts` (a mixed turn keeps its other tools' calls)."""
+    kept: list[Message] = []
+    for message, found in zip(messages, labels, strict=True):
+        if not found & parts:
+            kept.append(message)
+        elif found - parts:  # a mixed turn: only the planner's calls go
+            calls = [c for c in message.get("tool_calls") or [] if _call_name(c) != PLANNER]
+            kept.append({**message, "tool_calls": calls})
+    return kept
 
 
 def _spec_name(spec: ToolSpec) -> str:

@@ -40,6 +40,9 @@ _DEFINITIONS = """\
   planner calls and results, `[Plan update]` recitations and plan reminders. Each request
   is split with the model's `count_tokens` (tiktoken for litellm models, an estimate for
   other tokenizers) and the share is applied to the provider's reported input tokens.
+  With `--exact-tokens` (or stored runs replayed with `--remeasure`) a llama.cpp server
+  sizes each request with the model's own chat template and tokenizer, and a part is what
+  the request loses without it: exact, and equal to the provider's count.
 - **paired**: arms compared on the same missions and repeats: both solved / only A /
   only B / neither, the difference in solve rate with a 95% interval (Newcombe), and the
   exact McNemar p-value (two-sided binomial test on the discordant pairs). With several
@@ -201,7 +204,21 @@ def _facts(records: Sequence[RunRecord]) -> list[str]:
         f"Python {values('python')}",
         f"- runs: {len(records)}, from {dates[0] if dates else '?'} to "
         f"{dates[-1] if dates else '?'}, wall time of the runs {wall / 3600:.2f} h",
+        f"- planning share: {_sizes(records)}",
     ]
+
+
+def _sizes(records: Sequence[RunRecord]) -> str:
+    """How the runs' token splits were sized: exactly, estimated, or some of each."""
+    exact = sum(r.tokens.get("sizes") == "exact" for r in records)
+    if exact == len(records):
+        return "sized exactly in every run (the model's own chat template and tokenizer)"
+    if not exact:
+        return "estimated in every run (tiktoken, each part on its own)"
+    return (
+        f"sized exactly in {exact} of {len(records)} runs (the model's own chat template and "
+        "tokenizer), estimated in the others (tiktoken): the arms' shares may not compare"
+    )
 
 
 def render_report(

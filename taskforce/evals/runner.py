@@ -27,7 +27,7 @@ from taskforce.errors import (
     ProviderError,
 )
 from taskforce.evals.arms import Arm
-from taskforce.evals.meter import MeteredModel
+from taskforce.evals.meter import MeteredModel, TokenCounter
 from taskforce.evals.mission import Mission, MultiTurnWorld
 from taskforce.evals.record import RunKey, RunRecord, TickTally, comparable_settings
 from taskforce.models.base import Model
@@ -103,9 +103,16 @@ def run_key(
 
 
 async def run_mission(
-    mission: Mission, arm: Arm, model: Model, key: RunKey, settings: RunSettings
+    mission: Mission,
+    arm: Arm,
+    model: Model,
+    key: RunKey,
+    settings: RunSettings,
+    counter: TokenCounter | None = None,
 ) -> RunRecord:
     """Run `mission` once in `arm` with `model`; never raises for the run's own failures.
+
+    `counter` sizes the requests exactly (see ``meter.py``); None: estimates.
 
     The model's failures end the run as ``failed`` (a reply the provider cannot parse, a
     prompt too big for the window), other exceptions as ``crashed``, the wall limit as
@@ -121,7 +128,7 @@ async def run_mission(
     """
     record = RunRecord(key=key, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
     world, tools = await _world_of(mission)
-    metered = MeteredModel(model)
+    metered = MeteredModel(model, counter)
     events: list[dict[str, Any]] = []
     tally = TickTally()
     counts = {"tasks": 0, "tool_calls": 0}
@@ -215,6 +222,7 @@ async def _finish(
     record.input_tokens = split.usage.prompt_tokens if provider else split.estimated_input
     record.output_tokens = split.usage.completion_tokens if provider else split.estimated_output
     record.tokens["source"] = "provider" if provider else "estimate"
+    record.tokens["sizes"] = "estimated" if metered.counter is None else "exact"
     record.planning_tokens = round(split.planning_share * record.input_tokens)
     messages = await agent.store.load_messages(session_id)
     record.transcript = {

@@ -12,7 +12,7 @@ import pytest
 
 from taskforce.evals.sampling import request_seed
 from tests.cli.conftest import Invoke, run_bin
-from tests.fakes.openai_server import FakeOpenAIServer, reply, tool_call
+from tests.fakes.openai_server import FakeOpenAIServer, reply, template_of, tokens_of, tool_call
 
 
 def test_list_and_help(cli: Invoke) -> None:
@@ -286,3 +286,41 @@ def test_each_run_says_how_it_ended_and_why(fields: dict[str, Any], line: str) -
 
     key = RunKey("s", "m", "none", 0, "model", "opts", "hash")
     assert _verdict(RunRecord(key=key, **fields)) == line
+
+
+def test_remeasure_sizes_stored_runs_exactly_on_the_server(cli: Invoke, tmp_path: Path) -> None:
+    results, report = tmp_path / "r.jsonl", tmp_path / "eval.md"
+    made = cli("eval", "--model", "reference", "--limit", "2", "--results", str(results))
+    assert made.exit_code == 0, made.output
+    lines = len(results.read_text().splitlines())
+    missing = cli("eval", "--remeasure", "--results", str(results))
+    assert missing.exit_code != 0 and "--remeasure counts tokens" in missing.output
+    assert "--api-base" in missing.output and "Traceback" not in missing.output
+    with FakeOpenAIServer(tokenizer=True) as server:
+        done = cli("eval", "--remeasure", "--arms", "planner", "--results", str(results),
+                   "--api-base", server.url, "--report", str(report))  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "2 runs of builtin measured again exactly" in done.stdout
+    assert server.requests == []  # no model asked
+    rows = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(rows) == lines + 2 and {r["key"]["arm"] for r in rows[lines:]} == {"planner"}
+    assert all(r["tokens"]["sizes"] == "exact" for r in rows[lines:])
+    assert "sized exactly in 2 of 4 runs" in report.read_text()
+    with FakeOpenAIServer() as plain:  # no /apply-template: not llama.cpp's server
+        refused = cli("eval", "--remeasure", "--results", str(results), "--api-base", plain.url)
+    assert refused.exit_code != 0 and "needs llama.cpp's server" in refused.output
+    assert len(results.read_text().splitlines()) == lines + 2  # nothing stored
+
+
+def test_exact_tokens_size_a_live_run_on_the_server(cli: Invoke, tmp_path: Path) -> None:
+    results = tmp_path / "r.jsonl"
+    with FakeOpenAIServer(tokenizer=True) as server:
+        server.script(reply("4"))
+        done = cli("eval", "--model", "openai/test-model", "--api-base", server.url,
+                   "--arms", "none", "--mission", "multiply", "--exact-tokens",
+                   "--results", str(results))  # fmt: skip
+    assert done.exit_code == 0, done.output
+    row = json.loads(results.read_text().splitlines()[-1])
+    assert row["tokens"]["sizes"] == "exact" and "--exact-tokens" in row["meta"]["argv"]
+    sent = server.requests[0].body
+    assert row["tokens"]["estimated_input"] == tokens_of(template_of(sent))

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from taskforce.evals import Arm, Mission, RunRecord, RunSettings, parse_arms
 from taskforce.evals.runner import run_key, run_mission
-from taskforce.models.base import Model, ModelResponse, ModelWrapper
+from taskforce.models.base import Message, Model, ModelResponse, ModelWrapper, ToolSpec
 from taskforce.testing import Confirming, ScriptedModel
 
 NONE, PLANNER, LAX = parse_arms("none,planner,lax=planner+require_work_before_done=false")
@@ -38,3 +39,15 @@ class Sampler(ModelWrapper):
     def with_options(self, **options: Any) -> Sampler:
         self.asked.append(options)
         return self
+
+
+class WordCounter:
+    """An exact counter of a request's size for the meter: the words of its JSON."""
+
+    async def count(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+        return size_of(messages, tools)
+
+
+def size_of(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+    """What WordCounter counts."""
+    return len(json.dumps([list(messages), list(tools)], sort_keys=True).split())

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER
+from taskforce.errors import ConfigurationError, ProviderError
 from taskforce.evals import MeteredModel
 from taskforce.evals.meter import PLANNING_PARTS
 from taskforce.testing import ScriptedModel, estimate_tokens, reply
+from tests.evals.helpers import WordCounter, size_of
 
 PLANNER_SPEC = {"type": "function", "function": {"name": "planner", "parameters": {}}}
 OTHER_SPEC = {"type": "function", "function": {"name": "weather", "parameters": {}}}
@@ -50,3 +54,66 @@ async def test_a_request_without_planning_has_no_planning_share() -> None:
     await model.complete([{"role": "user", "content": "hi"}], [OTHER_SPEC])
     assert model.split.planning == 0 and model.split.planning_share == 0.0
     assert model.name == "scripted" and model.context_window is None
+
+
+class _Failing:
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc
+
+    async def count(self, messages: object, tools: object) -> int:
+        raise self.exc
+
+
+async def test_a_counter_sizes_each_part_by_what_the_request_loses_without_it() -> None:
+    exchange = {"role": "assistant", "content": None, "tool_calls": [_call("p1", "planner")]}
+    mixed = {"role": "assistant", "content": None,
+             "tool_calls": [_call("p2", "planner"), _call("w1", "weather")]}  # fmt: skip
+    recitation = {"role": "user", "content": f"{PLAN_HEADER}\n- [ ] 1. look it up\nDo now: 1."}
+    reminder = {"role": "user", "content": f"{REMINDER_HEADER} These plan steps are open"}
+    messages = [
+        {"role": "system", "content": "be useful"},
+        {"role": "user", "content": "do things"},
+        exchange,
+        {"role": "tool", "tool_call_id": "p1", "content": "Plan created with 1 task."},
+        recitation,
+        mixed,
+        {"role": "tool", "tool_call_id": "p2", "content": "Step 1 marked DONE."},
+        {"role": "tool", "tool_call_id": "w1", "content": "sunny and warm"},
+        reminder,
+    ]
+    tools = [PLANNER_SPEC, OTHER_SPEC]
+    model = MeteredModel(ScriptedModel([reply("ok")]), WordCounter())
+    await model.complete(messages, tools)
+    parts, full = model.split.parts, size_of(messages, tools)
+    assert model.split.estimated_input == sum(parts.values()) == full
+    assert parts["planner_tool"] == full - size_of(messages, [OTHER_SPEC])
+    without_rec = [m for m in messages if m is not recitation]
+    assert parts["recitations"] == full - size_of(without_rec, tools)
+    without_rem = [m for m in messages if m is not reminder]
+    assert parts["plan_reminders"] == full - size_of(without_rem, tools)
+    only_weather = {**mixed, "tool_calls": [_call("w1", "weather")]}
+    no_exchange = [messages[0], messages[1], recitation, only_weather, messages[7], reminder]
+    lost = full - size_of(no_exchange, tools)
+    assert parts["planner_calls"] > 0 and parts["planner_results"] > 0
+    assert abs(parts["planner_calls"] + parts["planner_results"] - lost) <= 1  # rounding
+    assert parts["other"] == full - sum(parts[p] for p in PLANNING_PARTS)
+
+
+async def test_without_a_planner_the_counter_finds_no_planning() -> None:
+    model = MeteredModel(ScriptedModel([reply("ok")]), WordCounter())
+    messages = [{"role": "user", "content": "hi there"}]
+    await model.complete(messages, [OTHER_SPEC])
+    assert model.split.planning == 0 and model.split.parts["other"] == size_of(
+        messages, [OTHER_SPEC]
+    )
+
+
+@pytest.mark.parametrize(
+    "exc", [ProviderError("tokenize: connection refused"), ConfigurationError("not llama.cpp")]
+)
+async def test_a_counter_failure_is_the_providers_and_stops_the_request(exc: Exception) -> None:
+    inner = ScriptedModel([reply("ok")])
+    model = MeteredModel(inner, _Failing(exc))
+    with pytest.raises(ProviderError, match=str(exc)):
+        await model.complete([{"role": "user", "content": "hi"}], [])
+    assert isinstance(model.failure, ProviderError) and inner.remaining == 1  # not asked

@@ -16,6 +16,10 @@ Each POST to ``/v1/chat/completions`` (or ``/chat/completions``) consumes the ne
 item: a :class:`Reply`, an :class:`ErrorReply`, or a callable ``(request_body) -> item``.
 When the script is exhausted the server answers HTTP 400 with a message saying so (400 is
 not retried by clients, so a test that under-scripts fails fast and clearly).
+
+``FakeOpenAIServer(tokenizer=True)`` also answers llama.cpp's ``POST /apply-template``
+(the prompt: :func:`template_of` the request) and ``POST /tokenize`` (one token per
+whitespace-separated word: :func:`tokens_of`), so a test knows every count exactly.
 ``stream=true`` requests get the same reply as server-sent events.
 """
 
@@ -40,6 +44,8 @@ __all__ = [
     "ScriptItem",
     "error",
     "reply",
+    "template_of",
+    "tokens_of",
     "tool_call",
 ]
 
@@ -137,7 +143,8 @@ def error(
 class FakeOpenAIServer:
     """A threaded HTTP server answering chat completions from a script; records requests."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, tokenizer: bool = False) -> None:
+        self.tokenizer = tokenizer
         self._items: deque[ScriptItem] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -225,6 +232,18 @@ class _QuietServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+def template_of(body: Mapping[str, Any]) -> str:
+    """The fake chat template: each message's role and JSON, then each tool's JSON."""
+    lines = [f"<{m.get('role')}> {json.dumps(m, sort_keys=True)}" for m in body["messages"]]
+    lines += [f"<tool> {json.dumps(t, sort_keys=True)}" for t in body.get("tools") or []]
+    return "\n".join(lines)
+
+
+def tokens_of(prompt: str) -> int:
+    """The fake tokenizer's count: whitespace-separated words."""
+    return len(prompt.split())
+
+
 def _completion(r: Reply, stream: bool) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": r.content}
     if r.tool_calls:
@@ -303,6 +322,13 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 body = None
             headers = {k.lower(): v for k, v in self.headers.items()}
             path = self.path.split("?")[0].rstrip("/")
+            if server.tokenizer and path == "/apply-template" and isinstance(body, dict):
+                self._send(200, {"prompt": template_of(body)})
+                return
+            if server.tokenizer and path == "/tokenize" and isinstance(body, dict):
+                count = tokens_of(str(body.get("content")))
+                self._send(200, {"tokens": list(range(count))})
+                return
             if not path.endswith("/chat/completions"):
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
                 return

@@ -1,0 +1,133 @@
+"""Measure stored runs again without the model, by replaying the replies they recorded.
+
+A stored run keeps its conversation. Given back in order by a scripted model, the model's
+replies in it drive the same agent through a fresh world of the same mission, in the same
+arm and at the same settings, so the agent sends the very requests the model was sent, and
+they can be measured again: exactly, say, with the model's own template and tokenizer
+(:class:`~taskforce.evals.prompt_tokens.ServerTokenCounter`), with no model call.
+
+A replay is used only when it gives the stored conversation and verdict back. One that
+does not (the code changed since the run, or the loop rewrote a reply before storing it)
+leaves its run as it was, and is named. The provider's input and output totals stay the
+stored ones; only the split (and the planning tokens it gives) is measured again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from taskforce.evals.arms import Arm
+from taskforce.evals.meter import TokenCounter
+from taskforce.evals.mission import Suite
+from taskforce.evals.record import RunRecord
+from taskforce.evals.runner import RunSettings, run_mission
+from taskforce.evals.store import ResultStore
+from taskforce.models.base import Message, ModelResponse, ToolCall
+from taskforce.testing import ScriptedModel
+
+__all__ = ["Remeasured", "remeasure", "remeasure_results"]
+
+_SETTINGS = {f.name for f in dataclasses.fields(RunSettings)}
+
+
+def _replies(messages: Sequence[Message]) -> list[ModelResponse]:
+    """The assistant turns of a stored conversation, as the replies that made them."""
+    replies = []
+    for message in messages:
+        if message.get("role") != "assistant":
+            continue
+        calls = tuple(
+            ToolCall(str(c.get("id", "")), c["function"]["name"], c["function"]["arguments"])
+            for c in message.get("tool_calls") or []
+        )
+        replies.append(ModelResponse(content=message.get("content"), tool_calls=calls))
+    return replies
+
+
+async def remeasure(record: RunRecord, suite: Suite, counter: TokenCounter) -> RunRecord | None:
+    """`record` with its tokens measured again from a replay; None if the replay differs.
+
+    Args:
+        record: A stored run of a mission of `suite`.
+        suite: The suite its mission is in (the mission's text must be the same).
+        counter: Sizes the replayed requests (exactly: the replay's own model cannot
+            estimate them as the stored run's model did).
+    """
+    mission = next((m for m in suite.missions if m.id == record.key.mission), None)
+    messages = record.transcript.get("messages")
+    if mission is None or mission.fingerprint != record.key.mission_hash or not messages:
+        return None
+    stored = record.meta.get("settings") or {}
+    settings = RunSettings(**{k: v for k, v in stored.items() if k in _SETTINGS})
+    arm = Arm(record.key.arm, dict(record.meta.get("arm_options") or {}))
+    model = ScriptedModel(
+        _replies(messages), name=record.key.model, context_window=settings.context_window
+    )
+    again = await run_mission(mission, arm, model, record.key, settings, counter)
+    if again.transcript.get("messages") != messages or again.solved != record.solved:
+        return None
+    tokens = {**again.tokens, "source": record.tokens.get("source", "estimate")}
+    return dataclasses.replace(
+        record,
+        tokens=tokens,
+        planning_tokens=round(float(again.tokens["planning_share"]) * record.input_tokens),
+        meta={
+            **record.meta,
+            "remeasured": {
+                "at": datetime.now(UTC).isoformat(timespec="seconds"),
+                "sizes": tokens["sizes"],
+            },
+        },
+    )
+
+
+@dataclass
+class Remeasured:
+    """What :func:`remeasure_results` did: the runs measured again, the ones left as they were."""
+
+    records: list[RunRecord] = field(default_factory=list)
+    differing: list[str] = field(default_factory=list)
+    """``mission/arm#repeat`` of the runs whose replay did not give them back."""
+
+
+async def remeasure_results(
+    store: ResultStore,
+    suite: Suite,
+    counter: TokenCounter,
+    *,
+    arms: Sequence[str] = (),
+    missions: Sequence[str] = (),
+    on_progress: Callable[[int, int, RunRecord], Any] | None = None,
+) -> Remeasured:
+    """Replay the latest stored runs of `suite` and store them measured again.
+
+    Args:
+        store: The results file; each run measured again is appended (the latest wins).
+        suite: The suite the runs are of (only its runs are replayed).
+        counter: Sizes the replayed requests exactly.
+        arms: Only these arm names (default: all).
+        missions: Only these mission ids (default: all).
+        on_progress: Called after each run with (done, total, the stored record).
+    """
+    chosen = [
+        r
+        for r in store.latest()
+        if r.key.suite == suite.name
+        and (not arms or r.key.arm in arms)
+        and (not missions or r.key.mission in missions)
+    ]
+    outcome = Remeasured()
+    for done, record in enumerate(chosen, start=1):
+        again = await remeasure(record, suite, counter)
+        if again is None:
+            outcome.differing.append(f"{record.key.mission}/{record.key.arm}#{record.key.repeat}")
+        else:
+            store.add(again)
+            outcome.records.append(again)
+        if on_progress is not None:
+            on_progress(done, len(chosen), record)
+    return outcome
