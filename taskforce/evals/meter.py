@@ -70,7 +70,10 @@ class TokenCounter(Protocol):
 
 @dataclass
 class TokenSplit:
-    """Estimated input tokens by part, summed over requests; provider usage beside them."""
+    """Input tokens by part, summed over requests; provider usage beside them.
+
+    Estimates, or exact sizes when the meter was given a counter.
+    """
 
     parts: dict[str, int] = field(
         default_factory=lambda: dict.fromkeys([*PLANNING_PARTS, "other"], 0)
