@@ -6,16 +6,18 @@ arm and at the same settings, so the agent sends the very requests the model was
 they can be measured again: exactly, say, with the model's own template and tokenizer
 (:class:`~taskforce.evals.prompt_tokens.ServerTokenCounter`), with no model call.
 
-A replay is used only when it gives the stored conversation and verdict back. One that
-does not (the code changed since the run, or the loop rewrote a reply before storing it)
-leaves its run as it was, and is named. The provider's input and output totals stay the
+The replies are the model's own: each answered request's ``llm_call`` event keeps the
+reply's text as written (the stored turn may hold what the loop made of it: a call read
+out of the text, an answer without its "The final answer is:"), and the stored turns keep
+its calls. A replay is used only when it gives the stored conversation and verdict back.
+One that does not (the code changed since the run) leaves its run as it was, and is named. The provider's input and output totals stay the
 stored ones; only the split (and the planning tokens it gives) is measured again.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -34,18 +36,48 @@ __all__ = ["Remeasured", "remeasure", "remeasure_results"]
 _SETTINGS = {f.name for f in dataclasses.fields(RunSettings)}
 
 
-def _replies(messages: Sequence[Message]) -> list[ModelResponse]:
-    """The assistant turns of a stored conversation, as the replies that made them."""
-    replies = []
-    for message in messages:
-        if message.get("role") != "assistant":
-            continue
-        calls = tuple(
-            ToolCall(str(c.get("id", "")), c["function"]["name"], c["function"]["arguments"])
-            for c in message.get("tool_calls") or []
+_LOOP_MADE = ("call_text_", "call_autoplan_")
+"""Ids the agent gives the calls it makes itself (a call written as text, a plan it adds)."""
+
+
+def _native(message: Message) -> list[dict[str, Any]]:
+    """The calls in a stored assistant turn that the model made (not the loop)."""
+    return [
+        c for c in message.get("tool_calls") or [] if not str(c.get("id")).startswith(_LOOP_MADE)
+    ]
+
+
+def _replies(
+    messages: Sequence[Message], events: Sequence[Mapping[str, Any]]
+) -> list[ModelResponse]:
+    """The model's replies that made a stored conversation, in order.
+
+    Each answered request left an ``llm_call`` event with the reply's text as the model
+    wrote it (before the loop read a call out of it or rewrote it) and the names of its
+    calls; the calls themselves are the model's calls in the stored assistant turns, in
+    order. A run stored without those events gives its assistant turns as they are.
+    """
+    turns = [m for m in messages if m.get("role") == "assistant"]
+    answered = [e for e in events if e.get("kind") == "llm_call"]
+    if not answered:
+        return [ModelResponse(m.get("content"), _calls(m.get("tool_calls") or [])) for m in turns]
+    calls = [c for m in turns for c in _native(m)]
+    replies, taken = [], 0
+    for event in answered:
+        names = list(event.get("tool_calls") or [])
+        replies.append(
+            ModelResponse(event.get("content"), _calls(calls[taken : taken + len(names)]))
         )
-        replies.append(ModelResponse(content=message.get("content"), tool_calls=calls))
+        taken += len(names)
     return replies
+
+
+def _calls(stored: Sequence[Mapping[str, Any]]) -> tuple[ToolCall, ...]:
+    """Calls as stored (OpenAI's form) as the model's ToolCalls."""
+    return tuple(
+        ToolCall(str(c.get("id", "")), c["function"]["name"], c["function"]["arguments"])
+        for c in stored
+    )
 
 
 async def remeasure(record: RunRecord, suite: Suite, counter: TokenCounter) -> RunRecord | None:
@@ -65,7 +97,9 @@ async def remeasure(record: RunRecord, suite: Suite, counter: TokenCounter) -> R
     settings = RunSettings(**{k: v for k, v in stored.items() if k in _SETTINGS})
     arm = Arm(record.key.arm, dict(record.meta.get("arm_options") or {}))
     model = ScriptedModel(
-        _replies(messages), name=record.key.model, context_window=settings.context_window
+        _replies(messages, record.transcript.get("events") or []),
+        name=record.key.model,
+        context_window=settings.context_window,
     )
     again = await run_mission(mission, arm, model, record.key, settings, counter)
     if again.transcript.get("messages") != messages or again.solved != record.solved:
