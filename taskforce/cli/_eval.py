@@ -21,7 +21,6 @@ from taskforce.plan.text import plural, scrub
 
 if TYPE_CHECKING:
     from taskforce.evals import EvalResult, Progress, ResultStore, RunRecord, Summary
-    from taskforce.evals.prompt_tokens import ServerTokenCounter
     from taskforce.evals.runner import ModelFactory
 
 DEFAULT_RESULTS = "taskforce-eval.jsonl"
@@ -53,7 +52,8 @@ class EvalOptions:
     notes: Path | None = None
     rerun: bool = False
     """Not part of :func:`command_line`: the command that resumes the runs leaves it out."""
-    exact_tokens: bool = False
+    exact_tokens: bool | None = None
+    """True: count exactly on the server; False: estimate; None: exact if the server can."""
     remeasure: bool = False
     """Not part of :func:`command_line` either: it runs nothing."""
 
@@ -75,7 +75,8 @@ def command_line(options: EvalOptions) -> str:
         if value is not None and (field in always or value != getattr(default, field)):
             words += [flag, str(value)]
     words += [w for m in options.missions for w in ("--mission", m)]
-    words += ["--exact-tokens"] if options.exact_tokens and not options.report_only else []
+    if options.exact_tokens is not None and not options.report_only:
+        words += ["--exact-tokens" if options.exact_tokens else "--estimated-tokens"]
     words += ["--report-only"] if options.report_only else []
     return shlex.join(words)
 
@@ -139,10 +140,10 @@ def run_eval(options: EvalOptions, console: Console) -> int:
         console.print(f"Report: {options.report} (from stored results; nothing run)")
         return 0
     suite = load_suite(options.suite)
-    counter = token_counter(options)
-    if options.remeasure and counter is not None:  # (--remeasure always has a counter)
-        from taskforce.cli._eval_remeasure import remeasure_command
+    from taskforce.cli._eval_tokens import remeasure_command, token_counter
 
+    counter = token_counter(options, console)
+    if options.remeasure and counter is not None:  # (--remeasure always has a counter)
         remeasure_command(options, suite, counter, console)
         if options.report is not None:
             write_report(options, command, notes, console)
@@ -194,25 +195,6 @@ def run_eval(options: EvalOptions, console: Console) -> int:
         write_report(options, command, notes, console)
         console.print(f"Report: {options.report}")
     return 0
-
-
-def token_counter(options: EvalOptions) -> ServerTokenCounter | None:
-    """The exact counter --exact-tokens or --remeasure asks for (None: estimates).
-
-    Raises:
-        ConfigurationError: it was asked for without --api-base (the server to count on).
-    """
-    if not (options.exact_tokens or options.remeasure):
-        return None
-    if not options.api_base:
-        flag = "--remeasure" if options.remeasure else "--exact-tokens"
-        raise ConfigurationError(
-            f"{flag} counts tokens on the model's server: give its --api-base (a llama.cpp "
-            "server, which has POST /apply-template and /tokenize)"
-        )
-    from taskforce.evals.prompt_tokens import ServerTokenCounter
-
-    return ServerTokenCounter(options.api_base, timeout=min(options.timeout, 300.0))
 
 
 def check_files(options: EvalOptions) -> str:

@@ -95,14 +95,15 @@ def eval_command(
         ),
     ] = False,
     exact_tokens: Annotated[
-        bool,
+        bool | None,
         typer.Option(
-            "--exact-tokens",
-            help="Size every request exactly with the model's own chat template and tokenizer "
-            "(a llama.cpp server at --api-base: POST /apply-template, /tokenize); without it "
-            "the planning share is estimated (tiktoken).",
+            "--exact-tokens/--estimated-tokens",
+            help="Count every request exactly with the model's own chat template and "
+            "tokenizer (a llama.cpp server at --api-base: POST /apply-template, /tokenize), "
+            "or estimate with tiktoken. Default: exact when --api-base answers those, "
+            "estimated otherwise.",
         ),
-    ] = False,
+    ] = None,
     remeasure: Annotated[
         bool,
         typer.Option(

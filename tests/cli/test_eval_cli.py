@@ -324,3 +324,33 @@ def test_exact_tokens_size_a_live_run_on_the_server(cli: Invoke, tmp_path: Path)
     assert row["tokens"]["sizes"] == "exact" and "--exact-tokens" in row["meta"]["argv"]
     sent = server.requests[0].body
     assert row["tokens"]["estimated_input"] == tokens_of(template_of(sent))
+
+
+def test_tokens_are_exact_by_default_where_the_server_counts(cli: Invoke, tmp_path: Path) -> None:
+    def one_run(server: FakeOpenAIServer, results: Path, *flags: str) -> dict[str, Any]:
+        server.script(reply("4"))
+        done = cli("eval", "--model", "openai/test-model", "--api-base", server.url,
+                   "--arms", "none", "--mission", "multiply", "--results", str(results),
+                   *flags)  # fmt: skip
+        assert done.exit_code == 0, done.output
+        row: dict[str, Any] = json.loads(results.read_text().splitlines()[-1])
+        row["stdout"] = done.stdout
+        return row
+
+    with FakeOpenAIServer(tokenizer=True) as counting:
+        exact = one_run(counting, tmp_path / "a.jsonl")
+        estimated = one_run(counting, tmp_path / "b.jsonl", "--estimated-tokens")
+    with FakeOpenAIServer() as plain:  # an OpenAI-style server: it does not tokenize
+        fallback = one_run(plain, tmp_path / "c.jsonl")
+        refused = cli("eval", "--model", "openai/test-model", "--api-base", plain.url,
+                      "--arms", "none", "--mission", "multiply", "--exact-tokens",
+                      "--results", str(tmp_path / "d.jsonl"))  # fmt: skip
+    assert exact["tokens"]["sizes"] == "exact" and "estimated" not in exact["stdout"]
+    assert estimated["tokens"]["sizes"] == "estimated"
+    assert "--estimated-tokens" in estimated["meta"]["argv"]
+    assert fallback["tokens"]["sizes"] == "estimated"
+    assert "Token counts are estimated (tiktoken): the server did not count them" in " ".join(
+        fallback["stdout"].split()
+    )
+    assert refused.exit_code != 0 and "needs llama.cpp's server" in refused.output
+    assert not (tmp_path / "d.jsonl").exists()  # nothing ran

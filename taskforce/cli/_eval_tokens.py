@@ -1,4 +1,7 @@
-"""`taskforce eval --remeasure`: stored runs measured again exactly, with no model call."""
+"""`taskforce eval`'s token counts: exact on the server or estimated, and --remeasure.
+
+--remeasure counts stored runs again exactly, with no model call (evals/replay.py).
+"""
 
 from __future__ import annotations
 
@@ -9,13 +12,51 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from taskforce.cli._safe import one_line
-from taskforce.errors import ConfigurationError
+from taskforce.errors import ConfigurationError, ProviderError
+from taskforce.evals.prompt_tokens import ServerTokenCounter
 from taskforce.plan.text import plural
 
 if TYPE_CHECKING:
     from taskforce.cli._eval import EvalOptions
     from taskforce.evals import RunRecord, Suite
-    from taskforce.evals.prompt_tokens import ServerTokenCounter
+
+
+def token_counter(options: EvalOptions, console: Console) -> ServerTokenCounter | None:
+    """The counter that sizes the requests exactly, or None: they are estimated.
+
+    --exact-tokens and --remeasure need --api-base's server to count; by default (neither
+    --exact-tokens nor --estimated-tokens) it counts when it can, which is asked once.
+
+    Raises:
+        ConfigurationError: exact counts were asked for without --api-base, or the server
+            cannot count (it is not llama.cpp's).
+        ProviderError: exact counts were asked for and the server cannot be reached.
+    """
+    asked = options.exact_tokens or options.remeasure
+    if options.exact_tokens is False and not options.remeasure:
+        return None
+    if not options.api_base:
+        if not asked:
+            return None
+        flag = "--remeasure" if options.remeasure else "--exact-tokens"
+        raise ConfigurationError(
+            f"{flag} counts tokens on the model's server: give its --api-base (a llama.cpp "
+            "server, which has POST /apply-template and /tokenize)"
+        )
+    counter = ServerTokenCounter(options.api_base, timeout=min(options.timeout, 300.0))
+    probe = counter if asked else ServerTokenCounter(options.api_base, timeout=10.0)
+    try:
+        asyncio.run(probe.count([{"role": "user", "content": "ping"}], []))
+    except (ConfigurationError, ProviderError) as exc:
+        if asked:
+            raise
+        console.print(
+            f"Token counts are estimated (tiktoken): the server did not count them ({exc})",
+            markup=False,
+            highlight=False,
+        )
+        return None
+    return counter
 
 
 def remeasure_command(
