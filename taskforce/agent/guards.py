@@ -31,13 +31,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from taskforce.agent import prompts
 from taskforce.agent.aliases import Aliases
 from taskforce.agent.dispatch import Prepared, runs
 from taskforce.agent.grounding import Evidence, shown
-from taskforce.agent.planning import needs_tool, tool_steps
+from taskforce.agent.planning import fitting_tools, needs_tool, tool_steps
 from taskforce.plan import Plan, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import error_result
@@ -65,6 +66,7 @@ class CallGuard:
         *,
         require_work: bool = False,
         lookups: Sequence[str] = (),
+        actions: Sequence[str] = (),
         evidence: Evidence | None = None,
         one_step: bool = False,
     ) -> None:
@@ -72,6 +74,7 @@ class CallGuard:
         self.require_work = require_work
         self.lookups = tuple(lookups)
         """The names of the read-only tools (lookups), in the order they are offered."""
+        self.actions = tuple(actions)  # every tool but the planner: a refused step's fits
         self.evidence = evidence
         """What the model was given so far (None: arguments are not checked); the results
         of the calls that succeed are added to it."""
@@ -231,7 +234,8 @@ class CallGuard:
         if not ids <= self._refused:
             self._refused |= ids
             texts = [f"step {n} ({plan.steps[n - 1].description})" for n in missing]
-            why = prompts.nothing_done(texts, failed=self._failed > 0)
+            fits = (fitting_tools(plan.steps[n - 1].description, self.actions) for n in missing)
+            why = prompts.nothing_done(texts, self._failed > 0, dict.fromkeys(chain(*fits)))
             item.preset = error_result(why, "no_work_done")
             return
         assert isinstance(item.request, SetStatus)

@@ -226,6 +226,7 @@ class LeanAgent:
                     name for name, tool in self.tools.items()
                     if is_read_only(tool) and tool is not self.planner
                 ],
+                actions=[n for n, t in self.tools.items() if t is not self.planner],
                 evidence=evidence, one_step=self._one_step(mission, offer),
             ),
             finish_guard=FinishGuard(self.max_finish_reminders),

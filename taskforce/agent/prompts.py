@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from taskforce.tools import planner_prompts as planner
 
@@ -193,17 +193,21 @@ def stalled(current: str | None, planning: bool = True, fits: Sequence[str] = ()
     )
 
 
-def nothing_done(steps: Sequence[str], failed: bool = False) -> str:
-    """Why marking steps done was refused: no tool ran (or none succeeded) since they started."""
+def nothing_done(steps: Sequence[str], failed: bool = False, tools: Iterable[str] = ()) -> str:
+    """Why marking steps done was refused: no tool ran (or none succeeded) since they started.
+
+    `tools`: the tools whose names the steps' words fit (``add_event`` for "add an event").
+    """
     if failed:
         return (
             f"Not marked: no tool call succeeded for {'; '.join(steps)} (a call that failed "
             f"did not do it). Fix the call as its error says and run it again; if the step "
             f"cannot be done, {planner.SKIP}."
         )
+    named = ", ".join(tools)
     return (
         f"Not marked: no tool ran for {'; '.join(steps)}. Do it first with the tool it "
-        "needs, then mark it done."
+        f"needs{f' ({named})' if named else ''}, then mark it done."
     )
 
 
