@@ -99,8 +99,7 @@ def remeasure_command(
         shown = ", ".join(one_line(d) for d in differing[:10]) + more
         console.print(
             f"{plural(len(differing), 'run')} kept as stored: replaying the stored replies did "
-            f"not give their conversation back (the code changed since, or a reply was "
-            f"rewritten before it was stored): {shown}",
+            f"not give their conversation back (the code changed since they ran): {shown}",
             markup=False,
             highlight=False,
         )

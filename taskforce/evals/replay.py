@@ -10,8 +10,9 @@ The replies are the model's own: each answered request's ``llm_call`` event keep
 reply's text as written (the stored turn may hold what the loop made of it: a call read
 out of the text, an answer without its "The final answer is:"), and the stored turns keep
 its calls. A replay is used only when it gives the stored conversation and verdict back.
-One that does not (the code changed since the run) leaves its run as it was, and is named. The provider's input and output totals stay the
-stored ones; only the split (and the planning tokens it gives) is measured again.
+One that does not (the code changed since the run) leaves its run as it was, and is
+named. The provider's input and output totals stay the stored ones; only the split (and
+the planning tokens it gives) is measured again.
 """
 
 from __future__ import annotations
