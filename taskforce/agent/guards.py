@@ -74,7 +74,7 @@ class CallGuard:
         self.require_work = require_work
         self.lookups = tuple(lookups)
         """The names of the read-only tools (lookups), in the order they are offered."""
-        self.actions = tuple(actions)  # every tool but the planner: a refused step's fits
+        self.actions = tuple(actions)  # every tool but the planner: the ones a step may fit
         self.evidence = evidence
         """What the model was given so far (None: arguments are not checked); the results
         of the calls that succeed are added to it."""

@@ -280,8 +280,8 @@ class Run:
         if self.guard.nudge():
             step = planning.current_step(self.plan)
             offered = self.wiring.planner.name in self.wiring.tools
-            unused = [n for n in self.wiring.tools if n != self.wiring.planner.name]
-            fits = planning.fitting_tools(step, self.guard.not_called(unused)) if step else []
+            unused = self.guard.not_called(self.guard.actions)  # every tool but the planner
+            fits = planning.fitting_tools(step, unused) if step else []
             self.session.add(user(prompts.stalled(step, offered, fits)))
         if self.watch.recite(self.plan, force):
             note = self._plan_note(results=False)  # the results are in the history above it

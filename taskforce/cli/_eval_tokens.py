@@ -80,8 +80,7 @@ def remeasure_command(
         what = one_line(f"{record.key.mission} [{record.key.arm}#{record.key.repeat}]")
         print(f"{done}/{total} {what}", file=sys.stderr, flush=True)
 
-    async def run() -> list[str]:
-        await counter.count([{"role": "user", "content": "ping"}], [])  # fails before any
+    async def run() -> list[str]:  # (token_counter has asked the server once already)
         outcome = await remeasure_results(
             store, suite, counter, arms=arms, missions=options.missions, on_progress=progress
         )
