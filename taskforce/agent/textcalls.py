@@ -39,6 +39,7 @@ def calls_in_text(text: str | None, tools: Collection[str], turn: int) -> tuple[
     """
     if not text or not text.strip():
         return ()
+    text = _closed(text)
     blocks = [body for _, body in _FENCE.findall(text)]
     outside = _FENCE.sub("", text).strip()
     if not blocks:
@@ -55,6 +56,16 @@ def calls_in_text(text: str | None, tools: Collection[str], turn: int) -> tuple[
         ToolCall(id=f"call_text_{turn}_{n}", name=name, arguments=json.dumps(args))
         for n, (name, args) in enumerate(found, start=1)
     )
+
+
+def _closed(text: str) -> str:
+    """`text` with a fence it opens and never closes closed at its end.
+
+    A reply that stops before its closing fence (```` ```json The total is 42. ```` with
+    a line break after ``json``) is read as the fenced block it began.
+    """
+    stripped = text.strip()
+    return f"{stripped}\n```" if stripped.startswith("```") and stripped.count("```") == 1 else text
 
 
 def _calls_in_block(body: str, tools: Collection[str]) -> list[tuple[str, dict[str, Any]]]:
@@ -110,7 +121,7 @@ def clean_answer(text: str, tools: Collection[str] = ()) -> str:
     An answer wrapped in a call of an answer tool that is none of `tools` (``{"name":
     "final_answer", "arguments": {"result": "4 packs"}}``) is its text: ``4 packs``.
     """
-    match = _FENCE.fullmatch(text.strip())
+    match = _FENCE.fullmatch(_closed(text).strip())
     unfenced = match.group(2).strip() if match else text
     try:
         named = _named(json.loads(unfenced))

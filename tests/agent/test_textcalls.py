@@ -82,6 +82,16 @@ def test_an_answer_wrapped_in_a_call_of_an_answer_tool_nobody_offered_is_its_tex
         assert clean_answer(kept, TOOLS) == kept, kept
 
 
+def test_a_fence_never_closed_is_read_as_closed_at_the_end() -> None:
+    """A reply that stops before its closing fence: its call runs, its answer is unwrapped."""
+    call = '```json\n{"name": "save_note", "arguments": {"title": "x", "text": "y"}}'
+    (found,) = calls_in_text(call, TOOLS, 3)
+    assert (found.name, json.loads(found.arguments)) == ("save_note", {"title": "x", "text": "y"})
+    assert clean_answer("```json\nThe cheapest e-bike is EB-4.") == "The cheapest e-bike is EB-4."
+    assert plain_answer("```\nFinal answer: 42\n") == "42"
+    assert clean_answer("Total: 42 ```") == "Total: 42 ```"  # a fence that opens nothing
+
+
 def test_a_fenced_plain_answer_is_unwrapped() -> None:
     assert clean_answer("```json\nThe commission is $300.\n```") == "The commission is $300."
     assert clean_answer("```\n491.0\n```") == "491.0"
