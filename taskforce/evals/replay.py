@@ -84,6 +84,10 @@ def _calls(stored: Sequence[Mapping[str, Any]]) -> tuple[ToolCall, ...]:
 async def remeasure(record: RunRecord, suite: Suite, counter: TokenCounter) -> RunRecord | None:
     """`record` with its tokens measured again from a replay; None if the replay differs.
 
+    Counted exactly, its input is the replay's: the requests as the current code makes them
+    (on unchanged code, what the provider reported; a definition or prompt changed since
+    the run shows in the count, not only in the share).
+
     Args:
         record: A stored run of a mission of `suite`.
         suite: The suite its mission is in (the mission's text must be the same).
@@ -106,10 +110,13 @@ async def remeasure(record: RunRecord, suite: Suite, counter: TokenCounter) -> R
     if again.transcript.get("messages") != messages or again.solved != record.solved:
         return None
     tokens = {**again.tokens, "source": record.tokens.get("source", "estimate")}
+    exact = tokens.get("sizes") == "exact"  # the requests as this code makes them, counted
+    total = int(tokens["estimated_input"]) if exact else record.input_tokens
     return dataclasses.replace(
         record,
         tokens=tokens,
-        planning_tokens=round(float(again.tokens["planning_share"]) * record.input_tokens),
+        input_tokens=total,
+        planning_tokens=round(float(again.tokens["planning_share"]) * total),
         meta={
             **record.meta,
             "remeasured": {
