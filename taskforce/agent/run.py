@@ -2,11 +2,11 @@
 
 :class:`Run` asks the model (through the context budget), applies the plan-first rule, screens
 and records tool calls, recites the plan when it changed, and finishes with a saved state and
-an :class:`AgentResult`. The loop itself (``loop.py``) only sequences these steps. Run state
-lives in small objects owning one concern each: model calls (:class:`ModelUse`), what was last
-shown of the plan (:class:`~taskforce.agent.watch.PlanWatch`), repetition
-(:class:`~taskforce.agent.guards.CallGuard`); what a run talks to is fixed (:class:`Wiring`).
-A call held for approval is not run state: ``approvals.hold`` returns it, the loop pauses.
+an :class:`AgentResult`. The loop itself (``loop.py``) only sequences these steps. A run's own
+state lives in small objects that each own one concern: the model calls (:class:`ModelUse`),
+what was last shown of the plan (:class:`~taskforce.agent.watch.PlanWatch`), repetition
+(:class:`~taskforce.agent.guards.CallGuard`); what it talks to is fixed (:class:`Wiring`). A
+call held for approval is not run state: ``approvals.hold`` returns it and the loop pauses.
 """
 
 from __future__ import annotations
@@ -134,10 +134,9 @@ class Run:
         specs = list(wiring.specs)
         if self.watch.hides_planner(self.plan):
             specs = [s for s in specs if s["function"]["name"] != planner]
-        elif self.watch.working(self.plan) or not self.plan.open_steps():
-            ours = bool(self.plan.open_steps())  # its plan open: mark and revise; none: create
-            form = wiring.planner.working_spec() if ours else wiring.planner.creation_spec()
-            specs = [form if s["function"]["name"] == planner else s for s in specs]
+        elif self.watch.working(self.plan):  # mark and revise, no create
+            working = wiring.planner.working_spec()
+            specs = [working if s["function"]["name"] == planner else s for s in specs]
         if self.watch.required:
             specs = [s for s in specs if s["function"]["name"] == planner]
         answer_now = self.guard.answer_now(self.watch.finished(self.plan))  # repeating: no tools
@@ -292,7 +291,8 @@ class Run:
     def _plan_note(self, results: bool = True) -> Message | None:
         """The plan and its current step, as a trailing message (None without a plan).
 
-        With `results`, the run's last results too (for the note closing a compacted view).
+        With `results`, the run's last results too: the note that closes a compacted
+        view, which may have lost them.
         """
         plan = self.plan
         if not plan.steps:

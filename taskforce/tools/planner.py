@@ -22,12 +22,7 @@ from taskforce.plan.requests import PlanRequest, ReadPlan
 from taskforce.plan.step import AGENT, Actor, check_owner
 from taskforce.tools import planner_calls, planner_prompts
 from taskforce.tools.base import ApprovalRiskLevel, error_result, function_spec
-from taskforce.tools.planner_args import (
-    creation_schema,
-    strict_schema,
-    wire_schema,
-    working_schema,
-)
+from taskforce.tools.planner_args import strict_schema, wire_schema, working_schema
 from taskforce.tools.planner_calls import Gate, PlanChange
 
 if TYPE_CHECKING:
@@ -36,28 +31,22 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 plan_log = logging.getLogger("taskforce.plan")
 
-_INTRO = "Your plan as a checklist, steps numbered from 1. "
-_CREATE = (
-    "create_plan(tasks): new plan; depends_on lists earlier step numbers, parent nests under one."
-)
-_MARK = "mark_done(step_index, status=DONE, note?); one step IN_PROGRESS at a time. read_plan()."
-
 DESCRIPTION = (
-    f"{_INTRO}{_CREATE} {_MARK} "
+    "Your plan as a checklist, steps numbered from 1. create_plan(tasks): new plan; "
+    "depends_on lists earlier step numbers, parent nests under one. "
+    "mark_done(step_index, status=DONE, note?); one step IN_PROGRESS at a time. read_plan(). "
     "update_plan(add_steps: texts or tasks, insert_at, remove_indices; step_index+text rewords)."
 )
 
 WORKING_DESCRIPTION = (
-    f"{_INTRO}{_MARK} update_plan(add_steps, insert_at, remove_indices; step_index+text rewords)."
+    "Your plan as a checklist, steps numbered from 1. "
+    "mark_done(step_index, status=DONE, note?); one step IN_PROGRESS at a time. read_plan(). "
+    "update_plan(add_steps, insert_at, remove_indices; step_index+text rewords)."
 )
 """The description while the model works through an open plan (see :meth:`working_spec`)."""
 
-CREATION_DESCRIPTION = f"{_INTRO}{_CREATE}"
-"""The description while no plan is open (see :meth:`creation_spec`)."""
-
 _SCHEMA = wire_schema()
 _WORKING_SCHEMA = working_schema()
-_CREATION_SCHEMA = creation_schema()
 _STRICT_SCHEMA = strict_schema()
 
 
@@ -139,15 +128,6 @@ class PlannerTool:
         shorter. Nothing is refused: the planner still takes every action.
         """
         return function_spec(self.name, WORKING_DESCRIPTION, _WORKING_SCHEMA)
-
-    def creation_spec(self) -> dict[str, Any]:
-        """The definition to offer while no plan is open: creating, nothing to mark yet.
-
-        The counterpart of :meth:`working_spec`: with no open step there is nothing to
-        mark, read or revise, so only ``create_plan`` and its ``tasks`` are shown (about
-        half the full definition). Nothing is refused: the planner still takes every action.
-        """
-        return function_spec(self.name, CREATION_DESCRIPTION, _CREATION_SCHEMA)
 
     def validate_params(self, **params: Any) -> tuple[bool, str | None]:
         """Check a call's arguments alone (not against the plan); changes nothing.

@@ -226,19 +226,6 @@ def working_schema() -> dict[str, Any]:
     return schema
 
 
-def creation_schema() -> dict[str, Any]:
-    """:func:`wire_schema` for a model with no plan open: ``create_plan`` and its ``tasks`` only.
-
-    The arguments it leaves out are still accepted (validation is the same), they are
-    just not shown.
-    """
-    schema = wire_schema()
-    properties = schema["properties"]
-    schema["properties"] = {"action": properties["action"], "tasks": properties["tasks"]}
-    properties["action"]["enum"] = ["create_plan"]
-    return schema
-
-
 def _inline(node: Any, defs: dict[str, Any]) -> Any:
     """Replace each `$ref` by the definition it names (the planner's are not recursive)."""
     if isinstance(node, list):

@@ -58,18 +58,6 @@ def test_the_working_definition_names_only_what_its_schema_offers() -> None:
     assert len(json.dumps(tool.working_spec())) < len(json.dumps(tool_spec(tool)))
 
 
-def test_the_creation_definition_shows_only_create_plan_and_its_tasks() -> None:
-    """With no plan open there is nothing to mark: the creation form names create_plan only."""
-    tool = PlannerTool()
-    creation = tool.creation_spec()["function"]
-    offered = creation["parameters"]["properties"]
-    assert offered["action"]["enum"] == ["create_plan"] and set(offered) == {"action", "tasks"}
-    assert offered["tasks"] == tool_spec(tool)["function"]["parameters"]["properties"]["tasks"]
-    assert creation["description"] in tool_spec(tool)["function"]["description"]
-    assert not {"mark_done", "read_plan", "update_plan"} & set(re.findall(r"\w+", str(creation)))
-    assert len(json.dumps(tool.creation_spec())) < len(json.dumps(tool_spec(tool))) / 2 + 100
-
-
 async def test_create_plan_two_pending_tasks() -> None:
     tool = PlannerTool()
     result = await tool.execute(action="create_plan", tasks=["A", "B"])
