@@ -1,7 +1,7 @@
-"""docs/qa/agent-eval/suites/: users' suite files, the third and fourth evaluation suites.
+"""docs/qa/agent-eval/suites/: users' suite files, the third to fifth evaluation suites.
 
 Each was written from the README alone by someone who had not seen the other suites; the
-report's errands and chores figures come from them. Their reference solutions must solve
+report's errands, chores and outings figures come from them. Their reference solutions must solve
 every mission in both arms, and an untouched world none.
 """
 
@@ -18,6 +18,7 @@ SUITES = Path(__file__).resolve().parents[2] / "docs" / "qa" / "agent-eval" / "s
 FILES = [  # file, missions, single-step missions
     ("errands.py", 14, 3),
     ("chores.py", 16, 4),
+    ("outings.py", 16, 4),
 ]
 
 
