@@ -81,22 +81,6 @@ def command_line(options: EvalOptions) -> str:
     return shlex.join(words)
 
 
-def list_command(console: Console) -> None:
-    """Print the built-in suites and the base arms."""
-    from taskforce.evals import BASES, BUILTIN_SUITES
-
-    table = Table(title="Suites (--suite NAME, or a .py file of your own)")
-    table.add_column("name")
-    table.add_column("what")
-    for name, (what, _) in BUILTIN_SUITES.items():
-        table.add_row(name, what)
-    console.print(table)
-    console.print(
-        f"Arms (--arms): {', '.join(BASES)}, or NAME=planner+OPTION=VALUE (LeanAgent options), "
-        "e.g. strict=planner+require_work_before_done=true"
-    )
-
-
 def model_factory(options: EvalOptions) -> tuple[ModelFactory, dict[str, Any]]:
     """The model of every run: offline (default), reference replay, or a litellm model.
 

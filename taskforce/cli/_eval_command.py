@@ -38,7 +38,9 @@ def eval_command(
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write the summary and every run as JSON.")
     ] = None,
-    list_: Annotated[bool, typer.Option("--list", help="List suites and arms, then exit.")] = False,
+    list_: Annotated[
+        bool, typer.Option("--list", help="List suites and arms (or --suite's missions); exit.")
+    ] = False,
     results: Annotated[
         Path,
         typer.Option("--results", help="Results file (JSONL): stored runs are not rerun."),
@@ -126,13 +128,16 @@ def eval_command(
     with reporting(debug):
         from rich.console import Console
 
-        from taskforce.cli._eval import EvalOptions, list_command, run_eval
+        from taskforce.cli._eval import EvalOptions, run_eval
+        from taskforce.cli._eval_list import list_command
 
         console = Console()
         if not console.is_terminal:  # a log file or a pipe: no table cut to 80 columns
             console.width = max(console.width, 160)
-        if list_:
-            list_command(console)
+        if list_:  # with --suite given: that suite's missions
+            source = ctx.get_parameter_source("suite")  # typer may vendor click: by name
+            given = source is not None and source.name != "DEFAULT"
+            list_command(console, suite if given else None)
             return
         options = EvalOptions(
             suite=suite, model=model, api_base=api_base, arms=arms, repeat=repeat,

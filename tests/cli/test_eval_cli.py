@@ -27,6 +27,16 @@ def test_list_and_help(cli: Invoke) -> None:
         assert option in help_text, option
 
 
+def test_list_with_a_suite_lists_its_missions(cli: Invoke, tmp_path: Path) -> None:
+    listed = cli("eval", "--list", "--suite", "holdout")
+    assert listed.exit_code == 0, listed.output
+    assert "holdout: 24 missions" in listed.stdout and "h-three-todos" in listed.stdout
+    assert "bfcl-multi-turn" not in listed.stdout  # its missions, not the suites
+    missing = cli("eval", "--list", "--suite", str(tmp_path / "nope.py"))
+    assert missing.exit_code != 0 and "no suite file" in missing.output
+    assert "Traceback" not in missing.output
+
+
 def test_reference_run_json_report_then_resume(cli: Invoke, tmp_path: Path) -> None:
     results, out, report = tmp_path / "r.jsonl", tmp_path / "r.json", tmp_path / "eval.md"
     args = ["eval", "--model", "reference", "--limit", "3", "--results", str(results)]
