@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from taskforce.cli._safe import cell, one_line
+from taskforce.plan.text import plural
 
 _TEXT_CHARS = 110
 
@@ -28,7 +29,7 @@ def list_command(console: Console, suite: str | None = None) -> None:
         named = ""
     else:
         loaded = load_suite(suite)
-        table = Table(title=f"{one_line(loaded.name)}: {len(loaded.missions)} missions")
+        table = Table(title=cell(f"{loaded.name}: {plural(len(loaded.missions), 'mission')}"))
         for column in ("mission", "tags", "text"):
             table.add_column(column)
         for mission in loaded.missions:

@@ -32,6 +32,14 @@ def test_list_with_a_suite_lists_its_missions(cli: Invoke, tmp_path: Path) -> No
     assert listed.exit_code == 0, listed.output
     assert "holdout: 24 missions" in listed.stdout and "h-three-todos" in listed.stdout
     assert "bfcl-multi-turn" not in listed.stdout  # its missions, not the suites
+    marked = tmp_path / "marked.py"  # a suite's name is data, never rich markup
+    marked.write_text(
+        "from taskforce.evals import Mission, Suite\n"
+        "SUITE = Suite('[red]x[/red]', (Mission('m', 'Do it.', dict, lambda w, a: True),))\n"
+    )
+    shown = cli("eval", "--list", "--suite", str(marked))
+    assert shown.exit_code == 0, shown.output
+    assert "[red]x[/red]: 1 mission" in shown.stdout
     missing = cli("eval", "--list", "--suite", str(tmp_path / "nope.py"))
     assert missing.exit_code != 0 and "no suite file" in missing.output
     assert "Traceback" not in missing.output
