@@ -144,7 +144,10 @@ _FILLER = frozenset(_FILLER_TEXT.split())
 _SEQUENCE = re.compile(rf"\b(?:{_SEQUENCE_WORDS})\b", re.IGNORECASE)
 _CONDITION = re.compile(r"(?:^|[.;:!?,\n\u2014]\s*|\b(?:and|then|but)\s+)(?:if|unless)\b", re.I)
 """A condition opening a clause ("If it rains, ..."; not "ask Bob if he can come")."""
-_QUANTIFIER = re.compile(r"\b(?:each|every|both|all\s+(?:of|the|\d+|three|four|five))\b", re.I)
+_QUANTIFIER = re.compile(
+    r"\b(?:each|every(?:thing|one|body)?|both|all\s+(?:of|the|\d+|three|four|five))\b", re.I
+)
+"""Several items to act on: "each photo", "everything of mine" (the items found first)."""
 _SERIES = re.compile(r"(?:^|(?<=[,;:\n]))[^,;:\n]+,[^,;:\n]+,?\s+(?:and|&)\s+\S", re.IGNORECASE)
 """Tried only where a run of text starts (a match inside a run is one from its start), so a
 long run without commas is scanned once, not once for each of its characters."""

@@ -100,6 +100,8 @@ SHORT_MULTI_STEP = [
     "Can you fetch the invoice and then archive it?",
     "Order pizza. Afterwards remind Sam about the game.",
     "Rename each photo in the holiday folder.",  # one action, a quantifier
+    "Could you move everything of mine in the Station lockers over to Market Square?",
+    "Cancel everyone's bookings for the Monday class.",
     "Ping Ana, Raj and Li about the outage.",  # one action over a series
     "Check the stock of pears and apples both at the shop",
     "- water the plants\n- feed the cat",
