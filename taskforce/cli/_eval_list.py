@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.table import Table
 
 from taskforce.cli._safe import cell, one_line
+from taskforce.cli._tables import clip
 from taskforce.plan.text import plural
 
 _TEXT_CHARS = 110
@@ -33,8 +34,7 @@ def list_command(console: Console, suite: str | None = None) -> None:
         for column in ("mission", "tags", "text"):
             table.add_column(column)
         for mission in loaded.missions:
-            text = one_line(mission.text)
-            short = text if len(text) <= _TEXT_CHARS else text[: _TEXT_CHARS - 1] + "…"
+            short = clip(one_line(mission.text), _TEXT_CHARS)
             table.add_row(cell(mission.id), cell(", ".join(mission.tags)), cell(short))
         console.print(table)
         named = "".join(f", {one_line(n)} ({one_line(a)})" for n, a in loaded.arms.items())

@@ -11,8 +11,8 @@ reply's text as written (the stored turn may hold what the loop made of it: a ca
 out of the text, an answer without its "The final answer is:"), and the stored turns keep
 its calls. A replay is used only when it gives the stored conversation and verdict back.
 One that does not (the code changed since the run) leaves its run as it was, and is
-named. The provider's input and output totals stay the stored ones; only the split (and
-the planning tokens it gives) is measured again.
+named. The input is counted again with the split (on unchanged code it equals the
+provider's stored count); the output total stays the stored one.
 """
 
 from __future__ import annotations
@@ -110,8 +110,7 @@ async def remeasure(record: RunRecord, suite: Suite, counter: TokenCounter) -> R
     if again.transcript.get("messages") != messages or again.solved != record.solved:
         return None
     tokens = {**again.tokens, "source": record.tokens.get("source", "estimate")}
-    exact = tokens.get("sizes") == "exact"  # the requests as this code makes them, counted
-    total = int(tokens["estimated_input"]) if exact else record.input_tokens
+    total = int(tokens["estimated_input"])  # exact (a counter is given): the replay's requests
     return dataclasses.replace(
         record,
         tokens=tokens,
