@@ -88,9 +88,9 @@ def _clean(items: list[str]) -> list[str]:
 
 _ABOUT_THE_PLAN = re.compile(
     r"^(?:(?:then|finally|and)\s+)?(?:"
-    r"(?:mark|tick|check\s+off)\b.*\b(?:done|complete[d]?|finished|skipped)\b"
+    r"(?:mark|tick|check\s+off)\b.*\b(?:done|complete[d]?|finished|skipped|(?-i:IN_PROGRESS))\b"
     r"|(?:read|review|check|show|view|update|revise)\s+(?:the|my|this|your)\s+"
-    r"(?:current\s+|new\s+)?(?:plan|checklist|to-?do\s+list)\b)",
+    r"(?:(?:current|new|updated|revised)\s+)?(?:plan|checklist|to-?do\s+list)\b)",
     re.I,
 )
 
@@ -98,10 +98,12 @@ _ABOUT_THE_PLAN = re.compile(
 def about_the_plan(task: str) -> bool:
     """Whether a task is about the checklist itself, not about the work.
 
-    "Mark done", "Mark the new task as done", "Read the plan", "Update the plan to add a
+    "Mark done", "Mark the new task as done", "Mark the move as IN_PROGRESS" (the planner's
+    own status, written its way), "Read the updated plan", "Update the plan to add a
     step": ticking and revising are what the planner does between steps, so such a task
     could never be done by a tool (a small model writes them into its plans). "Make a
-    plan for the trip" is work, and kept.
+    plan for the trip" is work, and kept; so is "Mark the ticket as in progress", which a
+    helpdesk's tool may do.
     """
     return bool(_ABOUT_THE_PLAN.match(task.strip()))
 

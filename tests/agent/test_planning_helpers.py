@@ -73,6 +73,9 @@ def test_about_the_plan_knows_ticking_and_revising_but_not_work() -> None:
         "Read the plan",
         "Update the plan to add a new task",
         "Review my checklist",
+        "Mark the move as IN_PROGRESS",  # the planner's own status, as the planner writes it
+        "Read the updated plan",
+        "Review the revised checklist",
     ):
         assert planning.about_the_plan(task), task
     for task in (
@@ -83,6 +86,8 @@ def test_about_the_plan_knows_ticking_and_revising_but_not_work() -> None:
         "Check the weather in Oslo",
         "Read inventory.txt",
         "Email the plan to Bob",
+        "Mark the ticket as in progress",  # a helpdesk's own status: work for its tool
+        "Read the updated inventory",
     ):
         assert not planning.about_the_plan(task), task
 
