@@ -220,6 +220,11 @@ _TOOL_OBJECT = re.compile(
     r"schedule|upload|post|look\s*up|fetch|search|convert|calculat|comput|weather)",
     re.I,
 )
+_FILE_NAME = re.compile(
+    r"\b[\w-]+\.(?:txt|md|csv|tsv|json|log|ya?ml|xml|html?|ini|cfg|toml|pdf|docx?|xlsx?|py)\b",
+    re.I,
+)
+"""A file's name by its extension ("order.txt"), not any dotted word ("e.g", "3.5")."""
 
 
 def needs_tool(description: str) -> bool:
@@ -227,10 +232,14 @@ def needs_tool(description: str) -> bool:
 
     Steps that only report, decide or compare what is already known ("Tell the user the
     total", "Decide which is cheaper") need none; anything that names an action on the
-    world (an email, a note, a file, a lookup, a conversion) does.
+    world (an email, a note, a file or a file's name, a lookup, a conversion) does.
     """
     text = description.strip()
-    return not _NO_TOOL_VERB.match(text) or bool(_TOOL_OBJECT.search(text))
+    return (
+        not _NO_TOOL_VERB.match(text)
+        or bool(_TOOL_OBJECT.search(text))
+        or bool(_FILE_NAME.search(text))
+    )
 
 
 _WORD = re.compile(r"[a-z]+")
@@ -245,10 +254,13 @@ def fitting_tools(step: str, names: Iterable[str]) -> list[str]:
 
     ``save_note`` fits "Save the warmer city in a note titled 'trip'" (plurals aside);
     quoted text is a value, not the step's wording (the subject 'Shopping list' does not
-    make ``list_notes`` fit).
+    make ``list_notes`` fit). A file's name, quoted or not, counts as the word "file":
+    ``write_file`` fits "Write 'order 20 apples' to order.txt".
     """
     text = unquoted(step).lower()
     words = {_stem(w) for w in _WORD.findall(text)}
+    if _FILE_NAME.search(step):  # "Write the total to 'order.txt'" is about a file
+        words.add("file")
     return [
         name
         for name in names

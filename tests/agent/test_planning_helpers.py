@@ -57,8 +57,11 @@ def test_steps_that_need_no_tool() -> None:
                  "Give the final answer", "Compare the two amounts"):  # fmt: skip
         assert not planning.needs_tool(text), text
     for text in ("Get the weather in Oslo", "Email the result to Bob", "Tell Bob by email",
-                 "Save a note titled 'x'", "Report the total in a file"):  # fmt: skip
+                 "Save a note titled 'x'", "Report the total in a file",
+                 "Report the total in budget.txt", "Tell me what is in 'notes.md'"):  # fmt: skip
         assert planning.needs_tool(text), text
+    for text in ("Report the total, e.g. 3.5 km", "Tell Dr. Smith the result"):  # fmt: skip
+        assert not planning.needs_tool(text), text  # dotted words that name no file
     assert planning.result_text("calc", {"success": True, "output": 391.0}) == "calc → 391.0"
     assert planning.result_text("w", {"success": True, "output": {"c": 4}}) == 'w → {"c": 4}'
     assert planning.result_text("x", {"success": True, "output": "y" * 300}).endswith("y…")
@@ -167,3 +170,11 @@ def test_fitting_tools_need_every_word_of_the_name_outside_quotes() -> None:
     ]  # an apostrophe in a word opens no quote
     assert planning.fitting_tools("Tell me the total", names) == []
     assert planning.fitting_tools("Save the note", ["", "__"]) == []  # no words: no fit
+
+
+def test_a_file_name_fits_the_file_tools_quoted_or_not() -> None:
+    names = ["read_file", "write_file", "save_note"]
+    assert planning.fitting_tools("Write 'order 20 apples' to order.txt", names) == ["write_file"]
+    assert planning.fitting_tools("Write the total to 'budget.csv'", names) == ["write_file"]
+    assert planning.fitting_tools("Read inventory.txt", names) == ["read_file"]
+    assert planning.fitting_tools("Write 3.5 km in a note", names) == []  # "3.5" is no file
