@@ -71,6 +71,10 @@ def loop_call(planner: PlannerTool, request: PlanRequest, call_id: str) -> Prepa
     return Prepared(call, args, signature=signature(call.name, args), request=request)
 
 
+_SENT_CHARS = 200
+"""How much of arguments that are not JSON an error result quotes back to the model."""
+
+
 def parse_call(
     call: ToolCall, tools: Mapping[str, ToolProtocol], *, cut_off: bool = False
 ) -> Prepared:
@@ -89,7 +93,11 @@ def parse_call(
         msg = f"The arguments were refused: {exc}."
         return Prepared(call, {}, error_result(msg, "malformed_arguments"))
     except ValueError as exc:
-        msg = f"The arguments are not valid JSON ({exc}). Send one JSON object of arguments."
+        sent = call.arguments[:_SENT_CHARS] + ("…" if len(call.arguments) > _SENT_CHARS else "")
+        msg = (
+            f"The arguments are not valid JSON ({exc}); you sent: {sent}. "
+            "Send one JSON object of arguments."
+        )  # the call goes back to the model as {} (session.wire_arguments): the text is here
         if cut_off:
             msg = cut_off_call(len(call.arguments), isinstance(tools[call.name], PlannerTool))
         return Prepared(call, {}, error_result(msg, "malformed_arguments"))

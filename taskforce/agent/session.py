@@ -8,7 +8,9 @@ model's half emoji) becomes U+FFFD (:func:`taskforce.plan.scrub`).
 Without a state manager the agent uses a :class:`~taskforce.store.MemoryStore` of its own;
 either way it talks to a :class:`~taskforce.store.SessionStore`. A session read
 back is repaired: an interrupted turn's unanswered tool calls get an "interrupted" result,
-and messages cut off from their turn by the load limit are dropped.
+and messages cut off from their turn by the load limit are dropped. A call whose arguments
+are not JSON is stored as the model sent it but sent back to the model as ``{}``
+(:func:`wire_arguments`).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ class Session:
         self.version = stored.pop("version", None)
         self.state = stored
         messages = await self.store.load_messages(self.session_id, limit=history_limit)
-        self.history = _trim([{k: m[k] for k in _WIRE_KEYS if k in m} for m in messages])
+        self.history = _trim([_wired({k: m[k] for k in _WIRE_KEYS if k in m}) for m in messages])
         pending = stored.get("pending_approval")
         waiting = pending.get("tool_call_id") if isinstance(pending, dict) else None
         self.add(*_interrupted_results(self.history, waiting))
@@ -74,8 +76,8 @@ class Session:
     def add(self, *messages: Message) -> None:
         """Append messages (secrets redacted) to the conversation, saved by :meth:`save`."""
         clean = [scrub_data(self._redactor.data(m)) for m in messages]
-        self.history.extend(clean)
-        self._pending.extend(clean)
+        self.history.extend(map(_wired, clean))  # what the model is sent again
+        self._pending.extend(clean)  # what is stored: as the model sent it
 
     def discard_unsaved(self) -> None:
         """Forget messages not saved yet (they could not be stored); they stay in memory."""
@@ -146,6 +148,42 @@ class Session:
             except BaseException:
                 self._pending[:0] = pending  # not saved: keep them for the next try
                 raise
+
+
+def wire_arguments(text: str) -> str:
+    """`text` when it is JSON, else ``"{}"``: the arguments of a call sent back to a model.
+
+    Providers parse the arguments of the calls in a conversation: llama.cpp's server
+    answers HTTP 500 to every request that holds one it cannot parse, and litellm's
+    conversions for other providers fail. A malformed call (or one cut off at the output
+    limit, or the marker left for arguments too large to keep) already got an error result
+    quoting what was sent, so the model loses nothing by seeing ``{}`` in its place.
+    """
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return "{}"
+    return text
+
+
+def _wired(message: Message) -> Message:
+    """`message` with its calls' arguments as :func:`wire_arguments` sends them.
+
+    Itself when they all are JSON. The session keeps the call as the model sent it in the
+    store (and in transcripts and replays); the conversation it sends again holds ``{}``.
+    """
+    calls = message.get("tool_calls")
+    if not isinstance(calls, list):
+        return message
+    fixed, changed = [], False
+    for call in calls:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict):
+            arguments = function.get("arguments")
+            if isinstance(arguments, str) and (wired := wire_arguments(arguments)) != arguments:
+                call, changed = {**call, "function": {**function, "arguments": wired}}, True
+        fixed.append(call)
+    return {**message, "tool_calls": fixed} if changed else message
 
 
 def _trim(messages: list[Message]) -> list[Message]:

@@ -64,9 +64,17 @@ async def test_malformed_json_arguments(tools: Any) -> None:
     result, model = await run_one(raw_call("weather", '{"city": "Oslo"'), tools[0])
     assert result["error_type"] == "malformed_arguments"
     assert "not valid JSON" in result["error"]
-    # the assistant message keeps the raw text so the model sees what it sent
+    # the error quotes what the model sent; the call itself goes back as {}, which every
+    # provider parses (llama.cpp's server refuses a conversation holding the raw text)
+    assert 'you sent: {"city": "Oslo".' in result["error"]
     assistant = model.requests[1].messages[-2]
-    assert assistant["tool_calls"][0]["function"]["arguments"] == '{"city": "Oslo"'
+    assert assistant["tool_calls"][0]["function"]["arguments"] == "{}"
+
+
+async def test_long_malformed_arguments_are_quoted_in_part(tools: Any) -> None:
+    text = '{"city": "' + "O" * 500
+    result, _ = await run_one(raw_call("weather", text), tools[0])
+    assert f"you sent: {text[:200]}…" in result["error"] and text[:201] not in result["error"]
 
 
 async def test_non_object_arguments(tools: Any) -> None:

@@ -290,3 +290,50 @@ async def test_resumed_open_plan_is_recited(sm: StateManager) -> None:
     )
     assert "resumed" in sent[-2]["content"]
     assert [m["content"] for m in sent if m["role"] == "user"].count("Mission") == 1
+
+
+async def test_a_stored_call_whose_arguments_are_not_json_goes_back_as_an_empty_object(
+    sm: StateManager,
+) -> None:
+    """A session saved with a malformed call (as older versions stored them) resumes:
+    llama.cpp's server refuses any conversation holding arguments it cannot parse."""
+    broken = '{"city": "Oslo", "note": "mis'
+    await sm.save_state(
+        "legacy",
+        {"mission": "Weather in Oslo?"},
+        0,
+        messages=[
+            {"role": "user", "content": "Weather in Oslo?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "c1", "type": "function",
+                     "function": {"name": "weather", "arguments": broken}},
+                    {"id": "c2", "type": "function",
+                     "function": {"name": "weather", "arguments": '{"city": "Rome"}'}},
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": '{"success": false}'},
+            {"role": "tool", "tool_call_id": "c2", "content": '{"success": true}'},
+        ],
+    )  # fmt: skip
+    model = ScriptedModel([reply("Oslo: 4°C")])
+    await LeanAgent(model=model, tools=make_tools()[0], state_manager=sm).execute(
+        "And now?", "legacy"
+    )
+    sent = [c for m in model.requests[0].messages for c in m.get("tool_calls") or []]
+    assert [c["function"]["arguments"] for c in sent] == ["{}", '{"city": "Rome"}']
+    assert [c["id"] for c in sent] == ["c1", "c2"]  # the results still answer their calls
+    stored = await sm.load_messages("legacy")
+    assert stored[1]["tool_calls"][0]["function"]["arguments"] == broken  # the record is kept
+
+
+def test_arguments_go_back_to_the_model_as_json_a_provider_parses() -> None:
+    from taskforce.agent.session import wire_arguments
+    from taskforce.tools.arguments import cut_arguments
+
+    for text in ('{"city": "Oslo"}', '{ "a" : [1, 2] }', '"{\\"a\\": 1}"', "[]"):
+        assert wire_arguments(text) == text  # JSON: as the model wrote it
+    for text in ('{"city": "Osl', "", "city=Oslo", cut_arguments("x" * 2_000_000), "[" * 100_000):
+        assert wire_arguments(text) == "{}"

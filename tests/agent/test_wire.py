@@ -102,6 +102,8 @@ async def test_malformed_arguments_over_http(openai_server: FakeOpenAIServer) ->
     answer = json.loads(sent[-1]["content"])
     assert sent[-1]["tool_call_id"] == "bad"
     assert answer["success"] is False and answer["error_type"] == "malformed_arguments"
+    # sent back as {} (the fake, like llama.cpp's server, refuses arguments it cannot parse)
+    assert sent[-2]["tool_calls"][0]["function"]["arguments"] == "{}"
 
 
 async def test_a_call_cut_off_at_the_output_limit_is_named_so_over_http(

@@ -244,6 +244,26 @@ def tokens_of(prompt: str) -> int:
     return len(prompt.split())
 
 
+def _unparsable_arguments(body: Any) -> str | None:
+    """llama.cpp's refusal of a conversation holding a tool call whose arguments are not JSON.
+
+    Its server parses every earlier call's arguments to render the chat template, and
+    answers HTTP 500 when one does not parse (the fake does the same, so a loop that sends
+    such a call back is caught here as it would be there).
+    """
+    messages = body.get("messages") if isinstance(body, dict) else None
+    for message in messages if isinstance(messages, list) else []:
+        for call in (message.get("tool_calls") or []) if isinstance(message, dict) else []:
+            arguments = (call.get("function") or {}).get("arguments")
+            if not isinstance(arguments, str):
+                continue
+            try:
+                json.loads(arguments)
+            except ValueError as exc:
+                return f"Failed to parse tool call arguments as JSON: {exc}"
+    return None
+
+
 def _completion(r: Reply, stream: bool) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": r.content}
     if r.tool_calls:
@@ -322,6 +342,11 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 body = None
             headers = {k.lower(): v for k, v in self.headers.items()}
             path = self.path.split("?")[0].rstrip("/")
+            refused = _unparsable_arguments(body)
+            if refused is not None and path.endswith(("/apply-template", "/chat/completions")):
+                server.requests.append(RecordedRequest(self.path, headers, body, raw))
+                self._send(500, {"error": {"code": 500, "message": refused}})
+                return
             if server.tokenizer and path == "/apply-template" and isinstance(body, dict):
                 self._send(200, {"prompt": template_of(body)})
                 return
