@@ -13,9 +13,11 @@ import pytest
 
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.prompts import PLAN_HEADER
+from taskforce.agent.session import wire_arguments
 from taskforce.errors import ProviderError
 from taskforce.store import StateManager
 from taskforce.testing import ScriptedModel, call, calls, reply
+from taskforce.tools.arguments import cut_arguments
 from taskforce.tools.function import FunctionTool
 from tests.agent.helpers import make_tools, tool_results
 
@@ -330,9 +332,6 @@ async def test_a_stored_call_whose_arguments_are_not_json_goes_back_as_an_empty_
 
 
 def test_arguments_go_back_to_the_model_as_json_a_provider_parses() -> None:
-    from taskforce.agent.session import wire_arguments
-    from taskforce.tools.arguments import cut_arguments
-
     for text in ('{"city": "Oslo"}', '{ "a" : [1, 2] }', '"{\\"a\\": 1}"', "[]"):
         assert wire_arguments(text) == text  # JSON: as the model wrote it
     for text in ('{"city": "Osl', "", "city=Oslo", cut_arguments("x" * 2_000_000), "[" * 100_000):
