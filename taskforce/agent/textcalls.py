@@ -119,16 +119,39 @@ def clean_answer(text: str, tools: Collection[str] = ()) -> str:
     """`text` without a code fence wrapped around the whole of it (a fenced plain answer).
 
     An answer wrapped in a call of an answer tool that is none of `tools` (``{"name":
-    "final_answer", "arguments": {"result": "4 packs"}}``) is its text: ``4 packs``.
+    "final_answer", "arguments": {"result": "4 packs"}}``) is its text: ``4 packs``; so is
+    one written as a tool result would be (``{"success": true, "output": "4 packs"}``).
     """
     match = _FENCE.fullmatch(_closed(text).strip())
     unfenced = match.group(2).strip() if match else text
     try:
-        named = _named(json.loads(unfenced))
+        value = json.loads(unfenced)
     except (ValueError, RecursionError):
         return unfenced
-    wrapped = _wrapped_answer(*named, tools) if named is not None else None
+    named = _named(value)
+    wrapped = _wrapped_answer(*named, tools) if named is not None else _result_text(value)
     return unfenced if wrapped is None else wrapped
+
+
+_RESULT_KEYS = (*_ANSWER_KEYS, "final_answer", "summary", "error")
+
+
+def _result_text(value: Any) -> str | None:
+    """The text of an answer written as a JSON object: its one text, under an answer key.
+
+    ``{"output": "no order needed"}``, ``{"success": true, "result": "5 notes"}``: small
+    models answer in the shape of the tool results they read. Flags and numbers beside the
+    text are dropped; an object with more than one text (``{"content": ..., "file_name":
+    ...}``) is data, and stays as written.
+    """
+    if not isinstance(value, dict):
+        return None
+    texts = [k for k, v in value.items() if isinstance(v, str)]
+    if len(texts) != 1 or texts[0] not in _RESULT_KEYS:
+        return None
+    if any(isinstance(v, dict | list) for v in value.values()):
+        return None
+    return str(value[texts[0]]).strip() or None
 
 
 def _wrapped_answer(name: str, args: Any, tools: Collection[str]) -> str | None:

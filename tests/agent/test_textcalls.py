@@ -77,7 +77,20 @@ def test_an_answer_wrapped_in_a_call_of_an_answer_tool_nobody_offered_is_its_tex
         '{"name": "reply_email", "arguments": {"text": "hi"}}',  # not an answer tool
         '{"name": "final_answer", "arguments": {"result": ""}}',
         '{"name": "final_answer", "arguments": {"ok": true}}',
-        '{"result": "4°C"}',
+    ):
+        assert clean_answer(kept, TOOLS) == kept, kept
+
+
+def test_an_answer_written_as_a_tool_result_is_its_text() -> None:
+    assert clean_answer('{"result": "4°C"}', TOOLS) == "4°C"
+    assert clean_answer('{"success": true, "output": "5 notes."}', TOOLS) == "5 notes."
+    assert clean_answer('```json\n{"error": "Short by 9 units."}\n```') == "Short by 9 units."
+    for kept in (
+        '{"content": "Hello", "file_name": "a.txt"}',  # two texts: data, not an answer
+        '{"total": 42}',  # no text
+        '{"note": "x"}',  # not an answer's key
+        '{"text": "t", "lines": [1, 2]}',  # more data beside it
+        '{"text": "  "}',
     ):
         assert clean_answer(kept, TOOLS) == kept, kept
 
