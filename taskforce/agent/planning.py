@@ -6,7 +6,6 @@ free text into plan tasks, and the open and current steps of a :class:`Plan` as 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -35,7 +34,6 @@ __all__ = [
     "open_steps",
     "plan_for",
     "result_text",
-    "shaped",
     "split_mission",
     "tool_steps",
     "unworked",
@@ -110,49 +108,21 @@ def about_the_plan(task: str) -> bool:
     return bool(_ABOUT_THE_PLAN.match(task.strip()))
 
 
-_PLAN_TO = re.compile(r"^(?:create|make)\s+(?:a|the)\s+(?:\w+\s+)?plan\s+to\s+(?=\w)", re.I)
-"""A task that restates the mission as planning: "Create a plan to cancel ... September"."""
+def work_only(request: NewPlan, copied: Callable[[str], bool]) -> NewPlan:
+    """`request` without its tasks that are no step of the work.
 
-
-def work_of(task: str) -> str:
-    """`task` without a "Create a plan to" before its work ("Cancel all ... for September").
-
-    A small model writes the mission itself as its plan's task, put as planning; the plan
-    is being made by that very call, so the step is the work. "Make a plan for the trip"
-    names no work after it, and stays (so does every task of a mission that asks for a
-    plan: see :func:`work_only`).
+    Those are `copied` text (the loop's own instructions) and tasks about the plan itself
+    (:func:`about_the_plan`). Unchanged when none is, when nothing would be left, or when
+    a task refers to others by number (``depends_on``, ``parent``): dropping one would
+    shift what they point at.
     """
-    rest = _PLAN_TO.sub("", task.strip(), count=1)
-    return rest[:1].upper() + rest[1:] if rest != task.strip() else task
-
-
-def work_only(request: NewPlan, copied: Callable[[str], bool], mission: str = "") -> NewPlan:
-    """`request` without its tasks that are no step of the work, and its work unwrapped.
-
-    Left out: `copied` text (the loop's own instructions) and tasks about the plan itself
-    (:func:`about_the_plan`); unwrapped: a task put as making a plan (:func:`work_of`),
-    unless the `mission` itself speaks of a plan (then the plan may be the deliverable).
-    Nothing is left out when nothing would be left, or when a task refers to others by
-    number (``depends_on``, ``parent``): dropping one would shift what they point at.
-    """
-    unwrap = not re.search(r"\bplan", mission, re.I)
-    tasks = tuple(
-        dataclasses.replace(t, description=w)
-        if unwrap and (w := work_of(t.description)) != t.description else t
-        for t in request.tasks
-    )  # fmt: skip
-    kept = tuple(t for t in tasks if not (copied(t.description) or about_the_plan(t.description)))
+    kept = tuple(
+        t for t in request.tasks if not (copied(t.description) or about_the_plan(t.description))
+    )
     numbered = any(t.depends_on or t.parent is not None for t in request.tasks)
-    if not kept or numbered:
-        kept = tasks
-    if kept == request.tasks:
+    if not kept or numbered or len(kept) == len(request.tasks):
         return request
     return NewPlan(kept)
-
-
-def shaped(request: NewPlan, copied: Callable[[str], bool], mission: str) -> NewPlan:
-    """A new plan as the loop takes it: :func:`work_only`, then :func:`joined_branches`."""
-    return joined_branches(work_only(request, copied, mission))
 
 
 def done_before(plan: Plan, number: int) -> tuple[int, ...]:

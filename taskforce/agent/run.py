@@ -202,7 +202,7 @@ class Run:
         for item in items:  # no step copies the loop's instructions or ticks the plan
             if isinstance(item.request, NewPlan):
                 copied = functools.partial(echo.copies_prompt, loop_texts=self.loop_texts())
-                item.request = planning.shaped(item.request, copied, self.mission)
+                item.request = planning.joined_branches(planning.work_only(item.request, copied))
         if not self.watch.required or any(isinstance(i.request, NewPlan) for i in items):
             return response, items
         request = planning.plan_for(response.content, self.mission)

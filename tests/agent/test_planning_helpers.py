@@ -108,36 +108,6 @@ def test_work_only_drops_tasks_about_the_plan_like_copies() -> None:
     assert planning.work_only(only, lambda _: False) is only  # never an empty plan
 
 
-def test_a_task_put_as_making_a_plan_is_its_work() -> None:
-    assert planning.work_of("Create a plan to cancel all Brandt bookings") == (
-        "Cancel all Brandt bookings"
-    )
-    assert planning.work_of("make a detailed plan to book Tom into HIIT") == "Book Tom into HIIT"
-    for task in ("Make a plan for the trip", "Plan to go", "Write a plan to cut costs"):
-        assert planning.work_of(task) == task  # no work named after it, or a document
-
-
-def test_work_only_unwraps_planning_tasks_unless_the_mission_asks_for_a_plan() -> None:
-    from taskforce.plan import StepSpec
-    from taskforce.plan.requests import NewPlan
-
-    request = NewPlan(
-        (StepSpec("Create a plan to cancel the September bookings"), StepSpec("Read the plan"))
-    )
-    shaped = planning.work_only(request, lambda _: False, "Cancel Brandt's September bookings")
-    assert [t.description for t in shaped.tasks] == ["Cancel the September bookings"]
-    asked = planning.work_only(request, lambda _: False, "Make a plan to cancel the bookings")
-    assert [t.description for t in asked.tasks] == [
-        "Create a plan to cancel the September bookings"
-    ]  # the plan may be what the mission wants; "Read the plan" is still no step
-    numbered = NewPlan(
-        (StepSpec("Create a plan to pack"), StepSpec("Read the plan", depends_on=(1,)))
-    )
-    kept = planning.work_only(numbered, lambda _: False, "Pack for the trip")
-    assert [t.description for t in kept.tasks] == ["Pack", "Read the plan"]  # none dropped
-    assert kept.tasks[1].depends_on == (1,)
-
-
 def test_joined_branches_puts_a_condition_and_its_other_branch_in_one_step() -> None:
     from taskforce.plan.requests import NewPlan
     from taskforce.plan.specs import StepSpec
