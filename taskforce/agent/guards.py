@@ -24,7 +24,6 @@
   value out itself). Arithmetic arguments are not checked. A failed call that passed a name
   where an earlier result gave an id beside it is told that id (:mod:`~taskforce.agent.aliases`).
   In a mission judged one step, a successful action notes that the answer is due if that was all.
-  A lookup with arguments that finds nothing says a guessed value may be why (or there is none).
 * :class:`FinishGuard` reminds the model (a bounded number of times) when it tries to
   finish while plan steps are still open, or sends an empty reply.
 """
@@ -305,8 +304,6 @@ class CallGuard:
             self.aliases.add(item.call.name, result)
             if self.one_step and not item.read_only and "note" not in result:
                 result = {**result, "note": prompts.ONE_STEP_DONE}
-            elif item.read_only and item.args and result.get("output", 0) in ([], {}, ""):
-                result = {**result, "hint": prompts.NOTHING_MATCHED}  # a guessed name, often
         if (item.read_only or failed) and not item.approval:  # never rerun unapproved
             self._reads.add(item.signature)
         else:

@@ -302,14 +302,6 @@ def unsupported(values: str, untried: Sequence[str] = ()) -> str:
     )
 
 
-NOTHING_MATCHED = (
-    "Nothing matched. If an argument was guessed or not written exactly as in the mission "
-    "or an earlier result, call it again with the exact value; otherwise there is none."
-)
-"""The hint on a lookup's empty result: small models look up a guess ("Lindqvists", the
-sender's name as the recipient) and take "none" for the answer."""
-
-
 ONE_STEP_DONE = (
     "If that was all the mission asked for, give the final answer now in plain text; call "
     "another tool only for a part of the mission not done yet."

@@ -9,7 +9,7 @@ import pytest
 
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.planning import list_items, needs_plan, split_mission
-from taskforce.agent.prompts import NO_PLANNING_SYSTEM_PROMPT, NOTHING_MATCHED
+from taskforce.agent.prompts import NO_PLANNING_SYSTEM_PROMPT
 from taskforce.testing import ScriptedModel, call, calls, reply
 from taskforce.tools.function import FunctionTool
 from tests.agent.helpers import tool_results
@@ -485,35 +485,3 @@ async def test_an_action_in_a_mission_judged_one_step_asks_for_the_answer(
     assert "note" not in by_output["Oslo: 4C"]  # a lookup is no action
     if noted:
         assert by_output["saved"]["note"].startswith("If that was all the mission asked for")
-
-
-async def test_a_lookup_that_finds_nothing_hints_at_a_guessed_value() -> None:
-    bookings = {"Lindqvist": ["R-4417"]}
-
-    def find_reservations(name: str) -> list[str]:
-        """The reservations under a name."""
-        return bookings.get(name, [])
-
-    def waiting_list() -> list[str]:
-        """Everyone on the waiting list."""
-        return []
-
-    def clear_waiting_list(day: str) -> str:
-        """Clear a day's waiting list."""
-        return ""
-
-    model = ScriptedModel([
-        call("find_reservations", name="Lindqvists"), call("find_reservations", name="Lindqvist"),
-        call("waiting_list"), call("clear_waiting_list", day="Friday"), reply("R-4417"),
-    ])  # fmt: skip
-    tools = [
-        FunctionTool(find_reservations, read_only=True),
-        FunctionTool(waiting_list, read_only=True),
-        FunctionTool(clear_waiting_list),
-    ]
-    await LeanAgent(model, tools, planning=False).execute("The Lindqvists' booking?")
-    results = tool_results(model.requests[-1].messages)
-    assert results["call_1"]["output"] == [] and results["call_1"]["hint"] == NOTHING_MATCHED
-    assert results["call_2"]["output"] == ["R-4417"] and "hint" not in results["call_2"]
-    assert "hint" not in results["call_3"]  # asked for everything: an empty list is the answer
-    assert "hint" not in results["call_4"]  # an action's empty result is no lookup's
