@@ -315,7 +315,7 @@ class LeanAgent:
                     return await run.finish(AgentStatus.COMPLETED, final)
                 if run.guard.stuck:  # told to answer, it only repeated calls: stop here
                     return await run.finish(*await stuck.end(run))
-            return await run.finish(*await stuck.at_limit(run, self.max_steps))
+            return await run.finish(AgentStatus.MAX_STEPS, run.use.last_content)
         except ProviderError as exc:
             return await run.finish(AgentStatus.FAILED, "", error=exc)
         except Exception as exc:  # a bug or a store failure: never leave the session "running"
@@ -333,6 +333,7 @@ class LeanAgent:
             run.session.add(user(prompts.echoed(current, self.planner.name in self.tools)))
             return None
         run.session.add(response.to_message())
+        run.use.last_content = response.content or run.use.last_content
         if not response.tool_calls:
             steps = run.open_steps()
             covered = run.guard.require_work and len(steps) <= run.guard.unbacked

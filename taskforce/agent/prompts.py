@@ -325,21 +325,10 @@ STUCK = (
     "Stopped early: asked for a final answer, the model only repeated calls whose results "
     "it already had."
 )
-"""Why a run stopped that way with work left (status ``max_steps``)."""
+"""The final message of a run stopped that way with work left (status ``max_steps``)."""
 
 STUCK_DONE = "Every plan step is done; the model gave no final answer in words."
 """The final message of a run stopped that way with its plan finished (``completed``)."""
-
-
-def at_limit(max_steps: int) -> str:
-    """Why a run stopped at its step limit (status ``max_steps``)."""
-    return f"Stopped at the limit of {max_steps} model calls, before the work was finished."
-
-
-def stopped(why: str, report: str) -> str:
-    """The final message of a run stopped with work left: why, then the model's report."""
-    return f"{why}\n\n{report}" if report else why
-
 
 ANSWER_SYSTEM = (
     "You write the final answer to the user for a task that is finished. Answer in plain "
@@ -347,26 +336,19 @@ ANSWER_SYSTEM = (
 )
 """The system prompt of the request for a finished plan's answer (``stuck.ask_answer``)."""
 
-REPORT_SYSTEM = (
-    "You write the last message to the user about a task that was stopped before it was "
-    "finished. In plain text, in at most three sentences, using only the results below: "
-    "give what they answer, then say what was not done. Do not claim anything the results "
-    "do not show. Do not write JSON or code."
-)
-"""The system prompt of the request for the report of a run stopped with work left."""
 
-
-def answer_request(mission: str, plan: str, results: Sequence[str], *, finished: bool) -> str:
-    """The request for the answer (or, not `finished`, the report): mission, plan, results.
+def answer_request(mission: str, plan: str, results: Sequence[str]) -> str:
+    """The request for the answer to a finished plan: the mission, the plan, the results.
 
     `plan` is the plan's Markdown ('' to leave it out); `results` the tool results' short
     forms.
     """
-    shown = "The plan, done" if finished else "The plan ([x] done, [ ] not done)"
-    done = f"{shown}:\n{plan}\n" if plan else ""
+    done = f"The plan, done:\n{plan}\n" if plan else ""
     known = "; ".join(results) or "(none recorded)"
-    ask = "the final answer" if finished else "the last message"
-    return f"{PLAN_HEADER}\nTask: {mission}\n\n{done}Results: {known}\n\nWrite {ask} to the user."
+    return (
+        f"{PLAN_HEADER}\nTask: {mission}\n\n{done}Results: {known}\n\n"
+        "Write the final answer to the user."
+    )
 
 
 ANSWERED = "done by the final answer"

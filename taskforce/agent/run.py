@@ -43,10 +43,12 @@ def user(text: str) -> Message:
 
 @dataclasses.dataclass
 class ModelUse:
-    """The model calls of one run: how many and their tokens."""
+    """The model calls of one run: how many, their tokens, and the last text answered."""
 
     calls: int = 0
     usage: Usage = dataclasses.field(default_factory=Usage)
+    last_content: str = ""
+    """The last reply text the loop kept (no written call, no echo): a max_steps answer."""
 
     def record(self, response: ModelResponse) -> None:
         """Count one answered model call."""

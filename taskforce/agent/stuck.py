@@ -1,14 +1,10 @@
-"""How a run ends that stopped before its answer: stuck on repeats, or at ``max_steps``.
+"""How a run ends whose model, told to answer without tools, only repeated calls.
 
-A model told to answer without tools that only repeated calls (or, its plan finished,
-made any call at all: none of them runs then) is stopped rather than left to spend the
-rest of ``max_steps`` on repeats (the guard's ``stuck``). Its plan finished, the run is
-``completed``; with work left, or at the step limit, it ends ``max_steps``. Either way the
-user is told something: the model's last answer in words, or else one short request of
-its own (the mission, the plan and the tool results; no tools, no calls to imitate) for
-the answer, or, with work left and results to report, for what the results show and what
-was not done. A report
-of unfinished work is prefixed with why the run stopped, so it never reads as done.
+Or, its plan finished, made any call at all (none of them runs then). The loop stops such
+a run rather than spend the rest of ``max_steps`` on repeats (the guard's ``stuck``). Its
+plan finished, the run is ``completed``, and the answer the model would not give in the
+conversation is asked once more in a short request of its own; with steps open it ends
+``max_steps``.
 """
 
 from __future__ import annotations
@@ -25,26 +21,13 @@ async def end(run: Run) -> tuple[AgentStatus, str]:
     """The status and final message of `run`, stopped because it only repeated calls.
 
     ``completed`` when its plan is finished (the work is done and checked off), else
-    ``max_steps`` (more steps would only repeat).
+    ``max_steps`` (no answer: more steps would only repeat). The message is the model's
+    last answer in words in this run, if it gave one; else, for a finished plan, the
+    answer to :func:`ask_answer`, added to the conversation (it is what the user reads,
+    and what the session's next request follows).
     """
-    if run.plan.steps and not run.plan.open_steps():
-        return AgentStatus.COMPLETED, await _words(run, finished=True) or prompts.STUCK_DONE
-    return AgentStatus.MAX_STEPS, prompts.stopped(prompts.STUCK, await _words(run))
-
-
-async def at_limit(run: Run, max_steps: int) -> tuple[AgentStatus, str]:
-    """The status and final message of `run`, stopped at `max_steps` model calls."""
-    return AgentStatus.MAX_STEPS, prompts.stopped(prompts.at_limit(max_steps), await _words(run))
-
-
-async def _words(run: Run, *, finished: bool = False) -> str:
-    """The model's last answer in words in this run, else :func:`ask_answer`'s ('' if none).
-
-    With work left, a report is asked for only when a tool gave a result in this run (a
-    run that only planned, like a team lead's planning turn, has nothing to report). An
-    answer asked for is added to the conversation: it is what the user reads, and what the
-    session's next request follows.
-    """
+    plan = run.plan
+    done = bool(plan.steps) and not plan.open_steps()
     words = next(
         (
             str(m["content"])
@@ -53,28 +36,27 @@ async def _words(run: Run, *, finished: bool = False) -> str:
         ),
         "",
     )
-    if not words and (finished or run.watch.results):
-        words = await ask_answer(run, finished=finished)
+    if done and not words:
+        words = await ask_answer(run)
         if words:
             run.session.add({"role": "assistant", "content": words})
-    return words
+    status = AgentStatus.COMPLETED if done else AgentStatus.MAX_STEPS
+    return status, words or (prompts.STUCK_DONE if done else prompts.STUCK)
 
 
-async def ask_answer(run: Run, *, finished: bool) -> str:
-    """The answer to `run`'s mission, asked in a short view of its own ('' if none).
+async def ask_answer(run: Run) -> str:
+    """The answer to `run`'s finished plan, asked in a short view of its own ('' if none).
 
     A small model whose history is all tool calls tends to write one more call even when
     offered no tools; asked afresh, with only the mission, the plan and the results and no
-    calls to imitate, it answers in words. `finished`: the plan is done (the answer is
-    asked for); else the run stopped with work left (what the results show and what was
-    not done is asked for). The plan is shown when this run made or changed it (an older
-    plan is about an earlier request). A reply that is a call, a copy of the plan or a
-    provider error gives ''.
+    calls to imitate, it answers in words. The plan is shown when this run made or changed
+    it (a plan finished by an earlier request of the session is about that request). A
+    reply that is a call, a copy of the plan or a provider error gives ''.
     """
-    plan = run.plan.render() if run.plan.steps and run.watch.made_here(run.plan) else ""
+    plan = run.plan.render() if run.watch.finished(run.plan) else ""  # not an older plan
     view = [
-        {"role": "system", "content": prompts.ANSWER_SYSTEM if finished else prompts.REPORT_SYSTEM},
-        user(prompts.answer_request(run.mission, plan, run.watch.results, finished=finished)),
+        {"role": "system", "content": prompts.ANSWER_SYSTEM},
+        user(prompts.answer_request(run.mission, plan, run.watch.results)),
     ]
     try:
         response = bound_reply(await run.wiring.model.complete(view, []))
