@@ -1,0 +1,117 @@
+"""Replay stored runs on the current code; any request past the stored replies goes live.
+
+How session 26 measured changes that alter only the end of a run (or a few runs) without
+rerunning every mission: each stored run's model replies are given back in order (as
+``taskforce eval --remeasure`` does), so the current code makes the same requests as far as
+they are unchanged; a request made after the stored replies ran out (a new last request)
+goes to the live server. ``--dry`` answers it with "(dry)" instead, to list the runs a change
+touches (a run whose replay differs before its end is marked DIFF: run it live instead).
+
+    .venv/bin/python docs/qa/agent-eval/tools/replay_then_live.py \
+        docs/qa/agent-eval/current.jsonl OUT.jsonl builtin holdout SUITE.py ... [--dry]
+
+Prints one line per run (same / LIVE / DIFF); appends LIVE and DIFF runs to OUT.jsonl with
+``meta.hybrid`` (live requests, whether the stored conversation is a prefix, the requests
+asked live). Needs the llama.cpp server of scripts/realllm.sh on 127.0.0.1:8014. Uses the
+evaluation's private helpers: a developer's tool, not part of the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+from typing import Any
+
+from taskforce.evals.arms import Arm
+from taskforce.evals.engine import DEFAULT_MAX_TOKENS, litellm_factory
+from taskforce.evals.prompt_tokens import ServerTokenCounter
+from taskforce.evals.replay import _SETTINGS, _replies
+from taskforce.evals.runner import RunSettings, run_mission
+from taskforce.evals.store import ResultStore
+from taskforce.evals.suites import load_suite
+from taskforce.models.base import ModelResponse
+from taskforce.testing import ScriptedModel
+
+BASE = "http://127.0.0.1:8014/v1"
+MODEL = "openai/qwen2.5-coder-1.5b"
+
+
+class Hybrid:
+    """The stored replies in order, then the live model (or "(dry)")."""
+
+    def __init__(self, replies: list[ModelResponse], window: int | None, live: Any, dry: bool):
+        self.script = ScriptedModel(replies, name=MODEL, context_window=window)
+        self.live, self.dry = live, dry
+        self.asked: list[list[dict[str, Any]]] = []
+
+    @property
+    def name(self) -> str:
+        """The evaluated model's name (the run's key)."""
+        return self.script.name
+
+    @property
+    def context_window(self) -> int | None:
+        """The window the run budgeted for."""
+        return self.script.context_window
+
+    def count_tokens(self, messages: Any, tools: Any) -> int:
+        """The live model's estimate."""
+        return int(self.live.count_tokens(messages, tools))
+
+    async def complete(self, messages: Any, tools: Any) -> ModelResponse:
+        """The next stored reply; past them, the live model's (or "(dry)")."""
+        if self.script.remaining:
+            return await self.script.complete(messages, tools)
+        self.asked.append([dict(m) for m in messages])
+        return ModelResponse("(dry)", ()) if self.dry else await self.live.complete(messages, tools)
+
+
+async def main(args: argparse.Namespace) -> None:
+    """Replay every stored run of the suites named; print and store the ones that changed."""
+    live = litellm_factory(
+        MODEL, api_base=BASE, api_key="sk-no-key-required", context_window=8192,
+        timeout=1800, max_tokens=DEFAULT_MAX_TOKENS,
+    )(None, None)  # fmt: skip
+    counter = ServerTokenCounter(BASE, timeout=300)
+    store, out = ResultStore(args.results), ResultStore(args.out)
+    done = {(r.key.suite, r.key.mission, r.key.arm, r.key.repeat) for r in out.latest()}
+    for name in args.suites:
+        suite = load_suite(name)
+        for r in store.latest():
+            key = (r.key.suite, r.key.mission, r.key.arm, r.key.repeat)
+            if r.key.suite != suite.name or key in done:
+                continue
+            mission = next(m for m in suite.missions if m.id == r.key.mission)
+            messages = r.transcript["messages"]
+            stored = r.meta.get("settings") or {}
+            settings = RunSettings(**{x: v for x, v in stored.items() if x in _SETTINGS})
+            arm = Arm(r.key.arm, dict(r.meta.get("arm_options") or {}))
+            replies = _replies(messages, r.transcript.get("events") or [])
+            model = Hybrid(replies, settings.context_window, live, args.dry)
+            again = await run_mission(mission, arm, model, r.key, settings, counter)  # type: ignore[arg-type]
+            new = again.transcript["messages"]
+            if not model.asked and new == messages and again.solved == r.solved:
+                print(f"same    {suite.name:8} {r.key.mission:30} {r.key.arm}", flush=True)
+                continue
+            tag = "LIVE" if model.asked else "DIFF"
+            prefix = new[: len(messages)] == messages
+            print(
+                f"{tag:7} {suite.name:8} {r.key.mission:30} {r.key.arm:8} prefix={prefix} "
+                f"solved {r.solved}->{again.solved} fc {r.false_completion}->"
+                f"{again.false_completion} status {r.status}->{again.status} "
+                f"answer={again.final_answer[:160]!r}",
+                flush=True,
+            )
+            hybrid = {"live_requests": len(model.asked), "prefix_same": prefix}
+            hybrid["asked"] = model.asked
+            out.add(dataclasses.replace(again, meta={**r.meta, "hybrid": hybrid}))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results")
+    parser.add_argument("out")
+    parser.add_argument("suites", nargs="+")
+    parser.add_argument("--dry", action="store_true")
+    asyncio.run(main(parser.parse_args()))
