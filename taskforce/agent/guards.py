@@ -6,10 +6,10 @@
   ``read_only`` tool's call), or a call that failed before it, is run again when repeated,
   and its new result is shown if it differs (the same result is answered as any repeat).
   The same action is never run twice in one run (a tool not marked ``read_only`` counts as
-  an action). It answers calls beyond the per-turn cap
-  with an error, and holds back other tools until a plan exists when one is required.
-  With ``require_work`` it also refuses to mark a step done when no other tool ran since
-  the plan was made or the last step was finished (the second refusal skips the step).
+  an action). It answers calls beyond the per-turn cap with an error, and holds back
+  other tools until a plan exists when one is required. With ``require_work`` it also
+  refuses to mark a step done (of a plan made in the same turn too) when no other tool ran
+  since the plan was made or the last step was finished (the second refusal skips it).
   A repeat of an earlier successful call counts as that work when the earlier run backs
   no step yet (the model did a later step's call early): every DONE step that needs a
   tool is still backed by a distinct run. A call that failed is no such run: it backs no
@@ -30,7 +30,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -40,7 +40,7 @@ from taskforce.agent.dispatch import Prepared, runs
 from taskforce.agent.grounding import Evidence, shown
 from taskforce.agent.planning import fitting_tools, needs_tool, tool_steps
 from taskforce.plan import Plan, StepStatus
-from taskforce.plan.requests import NewPlan, SetStatus
+from taskforce.plan.requests import NewPlan, PlanRequest, SetStatus
 from taskforce.tools.base import error_result
 
 _PREVIOUS_CHARS = 2_000
@@ -49,15 +49,14 @@ _PREVIOUS_CHARS = 2_000
 class CallGuard:
     """Decides, per call, whether it runs or gets an answer without running.
 
-    It also notices a model that keeps repeating itself: after two turns made only of
-    repeated calls :meth:`nudge` says so (once), and after two nudges :meth:`answer_now`
-    asks for a final answer without tools; once the plan is finished, one such turn (or one
-    of read-only calls) is enough (the work is done, and repeats and looking around are all
-    a small model does there). A model that
-    answers that with repeated calls again (written as text) is :attr:`stuck`: the loop
-    stops there. So is one that answers it with any call once the plan is finished: those
-    calls are not run (the work is done and checked off; a new action written then undid
-    finished work in the evaluation, e.g. overwrote a file it had just written right).
+    It also notices a model that keeps repeating itself: after two turns made only of repeated
+    calls :meth:`nudge` says so (once), and after two nudges :meth:`answer_now` asks for a final
+    answer without tools; once the plan is finished, one such turn (or one of read-only calls) is
+    enough (the work is done, and repeats and looking around are all a small model does there). A
+    model that answers that with repeated calls again (written as text) is :attr:`stuck`: the loop
+    stops there. So is one that answers it with any call once the plan is finished: those calls are
+    not run (the work is done and checked off; a new action written then undid finished work in the
+    evaluation, e.g. overwrote a file it had just written right).
     """
 
     def __init__(
@@ -69,6 +68,7 @@ class CallGuard:
         actions: Sequence[str] = (),
         evidence: Evidence | None = None,
         one_step: bool = False,
+        draft: Callable[[PlanRequest, Plan], Plan] | None = None,
     ) -> None:
         self.max_calls_per_turn = max_calls_per_turn
         self.require_work = require_work
@@ -80,6 +80,7 @@ class CallGuard:
         of the calls that succeed are added to it."""
         self.one_step = one_step
         """The mission was judged one step (no plan): a successful action asks for the answer."""
+        self.draft = draft  # the plan a planner call would leave: later calls of its turn meet it
         self.aliases = Aliases()
         """The ids in the run's successful results, by the names beside them."""
         self._asked: set[str] = set()  # calls answered once for an unsupported value
@@ -144,6 +145,8 @@ class CallGuard:
                 first_of[item.signature] = item
             self._count_work(item)
             self._called.add(item.call.name)
+            if planner and item.preset is None and item.request and index + 1 < len(items):
+                plan = self.draft(item.request, plan) if self.draft else plan  # for later calls
         self._asked |= asked
         repeats = [i.preset and i.preset.get("error_type") == "repeated_call" for i in items]
         looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do

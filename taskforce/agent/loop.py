@@ -22,9 +22,16 @@ from taskforce.agent.run import Run, Wiring, user
 from taskforce.agent.session import Session, current_request
 from taskforce.agent.setup import Tools, build_model, check_tools, header_values, model_record
 from taskforce.agent.watch import PlanWatch
-from taskforce.errors import ConfigurationError, ProviderError, SessionNotFoundError
+from taskforce.errors import (
+    ConfigurationError,
+    PlanError,
+    ProviderError,
+    SessionNotFoundError,
+    ToolInputError,
+)
 from taskforce.models.base import Model
-from taskforce.plan import scrub
+from taskforce.plan import Plan, scrub
+from taskforce.plan.requests import PlanRequest
 from taskforce.store import MemoryStore, SessionStore, validate_session_id
 from taskforce.tools.base import is_read_only, tool_spec
 
@@ -227,10 +234,17 @@ class LeanAgent:
                     if is_read_only(tool) and tool is not self.planner
                 ],
                 actions=[n for n, t in self.tools.items() if t is not self.planner],
-                evidence=evidence, one_step=self._one_step(mission, offer),
+                evidence=evidence, one_step=self._one_step(mission, offer), draft=self._drafted,
             ),
             finish_guard=FinishGuard(self.max_finish_reminders),
         )  # fmt: skip
+
+    def _drafted(self, request: PlanRequest, plan: Plan) -> Plan:
+        """`plan` after `request` (the same plan if it is refused); nothing is changed."""
+        try:
+            return self.planner.change(request, plan).plan
+        except (PlanError, ToolInputError):
+            return plan
 
     def _one_step(self, mission: str, offer: bool) -> bool:
         """Whether `mission` is judged one step: its successful actions ask for the answer.

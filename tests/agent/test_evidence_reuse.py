@@ -14,7 +14,7 @@ import pytest
 
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.prompts import REUSED
-from taskforce.testing import ScriptedModel, call, reply
+from taskforce.testing import ScriptedModel, call, calls, reply
 from tests.agent.helpers import tool_results
 
 TASKS = ["Weather in Oslo", "Multiply", "Save a note"]
@@ -244,3 +244,30 @@ async def test_a_failed_call_alone_is_not_the_step_done(tools: Any) -> None:
     assert 'status="SKIPPED"' in refused["error"]
     assert [s.status.value for s in result.plan.steps] == ["DONE", "SKIPPED"]
     assert result.plan.steps[1].note == "its tool calls failed"
+
+
+async def test_steps_of_a_plan_made_in_the_same_turn_need_work_too(tools: Any) -> None:
+    """A small model sent create_plan and a mark_done of every new step in one turn."""
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            calls(
+                call("planner", action="create_plan", tasks=TASKS),
+                call("planner", action="mark_done", step_index=[1]),  # no work yet
+                call("weather", city="Oslo"),
+                call("planner", action="mark_done", step_index=[1]),  # backed now
+                call("planner", action="update_plan", add_steps=["Email Bob"]),
+                call("planner", action="mark_done", step_index=[4]),  # added: no work
+            ),
+            reply("x"),
+        ]
+    )
+    agent = LeanAgent(model, tool_list, plan_first=False, max_finish_reminders=0)
+    result = await agent.execute("Weather in Oslo, 2 * 3, a note, then email Bob")
+    results = tool_results(await agent.store.load_messages(result.session_id))
+    assert results["call_2"]["error_type"] == "no_work_done"
+    assert "step 1 (Weather in Oslo)" in results["call_2"]["error"]
+    assert results["call_4"]["success"] is True and results["call_6"]["success"] is False
+    assert log["calls"] == [("weather", "Oslo")]
+    statuses = [s.status.value for s in result.plan.steps]
+    assert statuses == ["DONE", "PENDING", "PENDING", "PENDING"]
