@@ -30,33 +30,24 @@ from taskforce.evals.replay import _SETTINGS, _replies
 from taskforce.evals.runner import RunSettings, run_mission
 from taskforce.evals.store import ResultStore
 from taskforce.evals.suites import load_suite
-from taskforce.models.base import ModelResponse
+from taskforce.models.base import ModelResponse, ModelWrapper
 from taskforce.testing import ScriptedModel
 
 BASE = "http://127.0.0.1:8014/v1"
 MODEL = "openai/qwen2.5-coder-1.5b"
 
 
-class Hybrid:
-    """The stored replies in order, then the live model (or "(dry)")."""
+class Hybrid(ModelWrapper):
+    """The stored replies in order (its inner model), then the live model (or "(dry)")."""
 
     def __init__(self, replies: list[ModelResponse], window: int | None, live: Any, dry: bool):
         self.script = ScriptedModel(replies, name=MODEL, context_window=window)
+        super().__init__(self.script)
         self.live, self.dry = live, dry
         self.asked: list[list[dict[str, Any]]] = []
 
-    @property
-    def name(self) -> str:
-        """The evaluated model's name (the run's key)."""
-        return self.script.name
-
-    @property
-    def context_window(self) -> int | None:
-        """The window the run budgeted for."""
-        return self.script.context_window
-
     def count_tokens(self, messages: Any, tools: Any) -> int:
-        """The live model's estimate."""
+        """The live model's count, as in the stored run (it decides where the view is cut)."""
         return int(self.live.count_tokens(messages, tools))
 
     async def complete(self, messages: Any, tools: Any) -> ModelResponse:
