@@ -24,8 +24,8 @@
   value out itself). Arithmetic arguments are not checked. A failed call that passed a name
   where an earlier result gave an id beside it is told that id (:mod:`~taskforce.agent.aliases`).
   In a mission judged one step, a successful action notes that the answer is due if that was all.
-* :class:`FinishGuard` reminds the model (a bounded number of times) when it tries to
-  finish while plan steps are still open, or sends an empty reply.
+
+:class:`~taskforce.agent.finish.FinishGuard` holds back early answers.
 """
 
 from __future__ import annotations
@@ -36,10 +36,11 @@ from typing import Any
 
 from taskforce.agent import prompts
 from taskforce.agent.aliases import Aliases
+from taskforce.agent.coverage import Mentions
 from taskforce.agent.dispatch import Prepared, runs
 from taskforce.agent.grounding import Evidence, shown
 from taskforce.agent.planning import fitting_tools, needs_tool, tool_steps
-from taskforce.plan import Plan, StepStatus
+from taskforce.plan import Plan, Step, StepStatus
 from taskforce.plan.requests import NewPlan, PlanRequest, SetStatus
 from taskforce.tools.base import error_result
 
@@ -92,6 +93,8 @@ class CallGuard:
         self._backed = 0  # steps needing a tool marked done since the plan was made
         self._failed = 0  # calls that ran and failed since the plan was made or a step was done
         self._refused: set[str] = set()  # ids of steps refused since the last work
+        self.mentions = Mentions()  # the names the run's calls were given (short arguments)
+        self._held: set[str] = set()  # ids of steps held back once for a name left out
         self._seen: dict[str, dict[str, Any]] = {}  # the latest result of each call made
         self._reads: set[str] = set()  # calls whose result an action may change (reads, failures)
         self._stale: set[str] = set()  # of those, the ones an action came after
@@ -212,10 +215,22 @@ class CallGuard:
         needy = [  # a gated step is checked by the human who approves it
             (n, s) for n, s in wanted if needs_tool(s.description) and not s.requires_approval
         ]
-        if len(needy) <= self._work:
-            self._backed += len(needy)  # accepted (counted before the call runs, like work)
+        if len(needy) > self._work:
+            return [n for n, _ in needy[self._work :]]
+        if held := self._left_out(needy):  # asked once; a preset, not a refusal
+            item.preset = error_result(held, "names_left_out")
             return []
-        return [n for n, _ in needy[self._work :]]
+        self._backed += len(needy)  # accepted (counted before the call runs, like work)
+        return []
+
+    def _left_out(self, needy: list[tuple[int, Step]]) -> str | None:
+        """Why to hold a "done" back (once per step): it lists names no call used yet."""
+        for n, step in needy:
+            used, missing, tools = self.mentions.left_out(step.description)
+            if missing and step.id not in self._held:
+                self._held.add(step.id)
+                return prompts.left_out(f"step {n} ({step.description})", used, missing, tools)
+        return None
 
     def _reuse(self, item: Prepared, previous: Mapping[str, Any], plan: Plan) -> None:
         """Count a repeat of a successful run as work when that run backs no step yet.
@@ -253,6 +268,7 @@ class CallGuard:
         if item.preset is not None or item.duplicate_of is not None:
             return
         if not _planner(item):
+            self.mentions.add(item.call.name, item.args)
             self._work += 1
             self._runs += 1
             self._refused.clear()
@@ -362,39 +378,3 @@ def _shorten(result: Mapping[str, Any]) -> dict[str, Any]:
     if len(text) <= _PREVIOUS_CHARS:
         return short
     return {"success": short.get("success"), "summary": text[:_PREVIOUS_CHARS] + "…"}
-
-
-class FinishGuard:
-    """Holds back a final answer while plan steps are open, a bounded number of times."""
-
-    def __init__(self, max_reminders: int = 2) -> None:
-        self.max_reminders = max_reminders
-        self.used = 0
-
-    def check(
-        self,
-        content: str | None,
-        open_steps: Sequence[str],
-        worked: str | None = None,
-        covered: bool = False,
-        cut_off: bool = False,
-    ) -> str | None:
-        """A reminder to send instead of finishing, or None to accept the answer.
-
-        `worked`: the current step's number when a tool already ran for it. `covered`: every
-        open step could be backed by a tool run already made (only the ticks are missing);
-        the answer is then taken (the run ends ``incomplete``): asking again risks a worse
-        answer, not more work. `cut_off`: the answer stopped at the model's output limit.
-        """
-        if self.used >= self.max_reminders:
-            return None
-        if open_steps and not covered:
-            self.used += 1
-            return prompts.finish_reminder(open_steps, worked)
-        if cut_off:
-            self.used += 1
-            return prompts.CUT_OFF_ANSWER
-        if not (content or "").strip():
-            self.used += 1
-            return prompts.EMPTY_REPLY
-        return None

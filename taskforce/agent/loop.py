@@ -16,7 +16,8 @@ from taskforce.agent import approvals, echo, grounding, planning, prompts, stuck
 from taskforce.agent.context import ContextBudget
 from taskforce.agent.dispatch import run_calls
 from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
-from taskforce.agent.guards import CallGuard, FinishGuard
+from taskforce.agent.finish import FinishGuard
+from taskforce.agent.guards import CallGuard
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.run import Run, Wiring, user
 from taskforce.agent.session import Session, current_request

@@ -211,6 +211,21 @@ def nothing_done(steps: Sequence[str], failed: bool = False, tools: Iterable[str
     )
 
 
+def left_out(step: str, used: Sequence[str], missing: Sequence[str], tools: Sequence[str]) -> str:
+    """Why a "done" was held back once: the step lists names and a call used only some.
+
+    `step`: "step 1 (Get the temperatures in Madrid and Tokyo)"; `tools`: the tools the
+    calls that used the other names were of.
+    """
+    names, other = " and ".join(missing), " and ".join(used)
+    how = f" ({', '.join(tools)} for {other})" if tools else ""
+    return (
+        f"Not marked yet: {step} also names {names}, and no call used {names} yet{how}. "
+        f"Do it for {names} too, then mark the step done (if {names} needs no call, mark "
+        "it done again)."
+    )
+
+
 REUSED = (
     "Not run again: this exact call already ran earlier in this run, and this is its result. "
     "It counts as the current step's work."

@@ -4,9 +4,8 @@
 and records tool calls, recites the plan when it changed, and finishes with a saved state and
 an :class:`AgentResult`. The loop itself (``loop.py``) only sequences these steps. A run's own
 state lives in small objects that each own one concern: the model calls (:class:`ModelUse`),
-what was last shown of the plan (:class:`~taskforce.agent.watch.PlanWatch`), repetition
-(:class:`~taskforce.agent.guards.CallGuard`); what it talks to is fixed (:class:`Wiring`). A
-call held for approval is not run state: ``approvals.hold`` returns it and the loop pauses.
+the plan as last shown (``watch.PlanWatch``), the calls (``guards.CallGuard``); what it talks
+to is fixed (:class:`Wiring`). A call held for approval is returned by ``approvals.hold``.
 """
 
 from __future__ import annotations
@@ -21,7 +20,8 @@ from taskforce.agent import echo, planning, prompts, textcalls
 from taskforce.agent.context import ContextBudget, is_context_overflow
 from taskforce.agent.dispatch import Prepared, loop_call, parse_call, runs, tool_message
 from taskforce.agent.events import EventKind, EventSink, Redactor
-from taskforce.agent.guards import CallGuard, FinishGuard
+from taskforce.agent.finish import FinishGuard
+from taskforce.agent.guards import CallGuard
 from taskforce.agent.limits import bound_reply
 from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.session import Session

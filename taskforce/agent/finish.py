@@ -1,0 +1,48 @@
+"""Holding back a final answer: open plan steps, an empty reply, an answer cut off.
+
+:class:`FinishGuard` reminds the model, a bounded number of times, when it tries to finish
+while plan steps are still open, or sends an empty reply, or its answer stopped at the
+model's output limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from taskforce.agent import prompts
+
+
+class FinishGuard:
+    """Holds back a final answer while plan steps are open, a bounded number of times."""
+
+    def __init__(self, max_reminders: int = 2) -> None:
+        self.max_reminders = max_reminders
+        self.used = 0
+
+    def check(
+        self,
+        content: str | None,
+        open_steps: Sequence[str],
+        worked: str | None = None,
+        covered: bool = False,
+        cut_off: bool = False,
+    ) -> str | None:
+        """A reminder to send instead of finishing, or None to accept the answer.
+
+        `worked`: the current step's number when a tool already ran for it. `covered`: every
+        open step could be backed by a tool run already made (only the ticks are missing);
+        the answer is then taken (the run ends ``incomplete``): asking again risks a worse
+        answer, not more work. `cut_off`: the answer stopped at the model's output limit.
+        """
+        if self.used >= self.max_reminders:
+            return None
+        if open_steps and not covered:
+            self.used += 1
+            return prompts.finish_reminder(open_steps, worked)
+        if cut_off:
+            self.used += 1
+            return prompts.CUT_OFF_ANSWER
+        if not (content or "").strip():
+            self.used += 1
+            return prompts.EMPTY_REPLY
+        return None
