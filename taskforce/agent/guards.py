@@ -229,7 +229,7 @@ class CallGuard:
             used, missing, tools = self.mentions.left_out(step.description)
             if missing and step.id not in self._held:
                 self._held.add(step.id)
-                return prompts.left_out(f"step {n} ({step.description})", used, missing, tools)
+                return prompts.left_out(n, step.description, used, missing, tools)
         return None
 
     def _reuse(self, item: Prepared, previous: Mapping[str, Any], plan: Plan) -> None:

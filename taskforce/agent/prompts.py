@@ -211,18 +211,19 @@ def nothing_done(steps: Sequence[str], failed: bool = False, tools: Iterable[str
     )
 
 
-def left_out(step: str, used: Sequence[str], missing: Sequence[str], tools: Sequence[str]) -> str:
-    """Why a "done" was held back once: the step lists names and a call used only some.
+def left_out(
+    number: int, step: str, used: Sequence[str], missing: Sequence[str], tools: Sequence[str]
+) -> str:
+    """Why a "done" was held back once: step `number` lists names a call used only some of.
 
-    `step`: "step 1 (Get the temperatures in Madrid and Tokyo)"; `tools`: the tools the
-    calls that used the other names were of.
+    `tools`: the tools of the calls that used the other names.
     """
     names, other = " and ".join(missing), " and ".join(used)
     how = f" ({', '.join(tools)} for {other})" if tools else ""
     return (
-        f"Not marked yet: {step} also names {names}, and no call used {names} yet{how}. "
-        f"Do it for {names} too, then mark the step done (if {names} needs no call, mark "
-        "it done again)."
+        f"Not marked yet: step {number} ({step}) also names {names}, and no call used {names} "
+        f"yet{how}. Do it for {names} too; after its result, {planner.mark_step(str(number))} "
+        f"(if {names} needs no call, mark it done now)."
     )
 
 

@@ -76,6 +76,7 @@ async def test_a_done_with_a_name_left_out_is_held_back_once(tools: Any) -> None
     held = tool_results(model.requests[3].messages)["call_3"]
     assert held["success"] is False and held["error_type"] == "names_left_out"
     assert "also names Rome" in held["error"] and "weather for Oslo" in held["error"]
+    assert 'planner(action="mark_done", step_index=[1])' in held["error"]
     assert ("weather", "Rome") in log["calls"]
     assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE"]
     assert result.status is AgentStatus.COMPLETED
