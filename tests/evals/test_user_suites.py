@@ -1,8 +1,9 @@
-"""docs/qa/agent-eval/suites/: users' suite files, the third to fifth evaluation suites.
+"""docs/qa/agent-eval/suites/: users' suite files, the third to sixth evaluation suites.
 
 Each was written from the README alone by someone who had not seen the other suites; the
-report's errands, chores and outings figures come from them. Their reference solutions must solve
-every mission in both arms, and an untouched world none.
+report's errands, chores and outings figures come from them (counters, the fourth, is held
+out for later). Their reference solutions must solve every mission in both arms, and an
+untouched world none.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ FILES = [  # file, missions, single-step missions
     ("errands.py", 14, 3),
     ("chores.py", 16, 4),
     ("outings.py", 16, 4),
+    ("counters.py", 16, 4),
 ]
 
 
