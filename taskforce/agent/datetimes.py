@@ -8,7 +8,9 @@ calendar day and the clock time behind each form, so the two can be compared.
 Read here: dates as figures (``2025-09-18``, ``2025/09/18``, ``18/09/2025``, ``09/18/2025``,
 ``18.09.2025``), dates in words (``18 September``, ``18th of Sept``, ``September 18, 2025``,
 ``Sep. 18``), and twelve-hour times (``3pm``, ``3:30 p.m.``, ``9.15am``, ``noon``,
-``midnight``). Relative days ("tomorrow", "next Friday") are not read: they need a today.
+``midnight``). Relative days ("tomorrow", "tonight", "on Friday", "next Saturday") are read
+as what they say about a today (:func:`relative_days`), and a today as text states it
+("Today is Wednesday 2025-10-15", "today's date: 15 October 2025"; :func:`todays_in`).
 Small regular expressions rather than a date parser: only exact days and times are wanted
 from free text, and a fuzzy parser would make a date of any lone number.
 
@@ -17,10 +19,21 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 import re
 from collections.abc import Iterator
 
-__all__ = ["Day", "dates_of", "days_in", "times_in"]
+__all__ = [
+    "Day",
+    "Relative",
+    "dates_of",
+    "days_in",
+    "relative_days",
+    "times_in",
+    "todays_in",
+    "within",
+]
 
 Day = tuple[int | None, int, int]
 """A calendar day: (year or None when not written, month, day)."""
@@ -98,6 +111,56 @@ def dates_of(figure: str) -> list[tuple[int, int, int]]:
     else:
         return []
     return [day for day in dict.fromkeys(candidates) if _valid(*day)]
+
+
+Relative = tuple[frozenset[int], frozenset[int]]
+"""What a text says about days relative to a today: offsets in days, and weekdays (Monday 0)."""
+
+_OFFSETS = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1, "day after tomorrow": 2}
+_OFFSET = re.compile(r"\b(day after tomorrow|today|tonight|tomorrow|yesterday)\b", re.I)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = re.compile(rf"\b({'|'.join(_WEEKDAYS)})s?\b", re.I)
+_TODAY = re.compile(r"\btoday(?:'s date)?\b", re.I)
+_TODAY_CHARS = 50
+"""How far after "today" its date may be written ("Today is Wednesday, October 15, 2025")."""
+
+
+def relative_days(text: str) -> Relative:
+    """The day offsets ("tomorrow": 1) and weekdays ("Friday": 4) `text` speaks of."""
+    offsets = frozenset(_OFFSETS[m[1].lower()] for m in _OFFSET.finditer(text))
+    weekdays = frozenset(_WEEKDAYS.index(m[1].lower()) for m in _WEEKDAY.finditer(text))
+    return offsets, weekdays
+
+
+def todays_in(text: str) -> Iterator[datetime.date]:
+    """The days `text` says are today ("Today is Wednesday 2025-10-15", "today: 15 Oct 2025").
+
+    The first date with its year written within a few words after "today" (in the same
+    sentence).
+    """
+    for match in _TODAY.finditer(text):
+        window = re.split(r"[.;?!\n](?:\s|$)", text[match.end() : match.end() + _TODAY_CHARS])[0]
+        found = [(m.start(), day) for m in _NUMERIC.finditer(window) for day in dates_of(m[0])]
+        found += [
+            (m.start(), (int(m["year"]), _MONTHS[m["month"][:3].lower()], int(m["day"])))
+            for pattern in (_DAY_FIRST, _MONTH_FIRST)
+            for m in pattern.finditer(window)
+            if m["year"]
+        ]
+        for _, (year, month, day) in sorted(found)[:1]:
+            with contextlib.suppress(ValueError):  # 31 September
+                yield datetime.date(year, month, day)
+
+
+def within(day: datetime.date, today: datetime.date, relative: Relative) -> bool:
+    """Whether `day` is one `relative` speaks of, from `today`.
+
+    A weekday is taken loosely: its days from a week before `today` to two weeks after
+    ("Friday", "next Friday" and "last Friday" all name one of them).
+    """
+    offsets, weekdays = relative
+    delta = (day - today).days
+    return delta in offsets or (day.weekday() in weekdays and -7 <= delta <= 13)
 
 
 def _valid(year: int | None, month: int, day: int) -> bool:

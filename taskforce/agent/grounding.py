@@ -19,7 +19,9 @@ guard asks once, never refuses twice):
 * dates and times rewritten into a tool's form (:mod:`~taskforce.agent.datetimes`): a date
   is grounded by the same day written another way (``18/09/2025``, ``18 September 2025``),
   or by its day and month in words with its year given anywhere (``18 September`` and a
-  ``2025`` in a result or a tool's description); ``15:00`` by ``3pm``;
+  ``2025`` in a result or a tool's description), or by a relative day the model was given
+  ("tomorrow", "on Friday") counted from a today it was given ("Today is Wednesday
+  2025-10-15" in a tool's description); ``15:00`` by ``3pm``;
 * e-mail addresses: grounded when the evidence has the same address (case aside);
 * an argument that is all arithmetic (``1500 - 1250``, ``(84.6 + 45) / 3``) is not checked:
   the model is working a value out; nor is a number that is the sum, difference, product
@@ -31,12 +33,21 @@ Pure: no I/O; the text it is given is all it knows.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from taskforce.agent.datetimes import Day, dates_of, days_in, times_in
+from taskforce.agent.datetimes import (
+    Day,
+    dates_of,
+    days_in,
+    relative_days,
+    times_in,
+    todays_in,
+    within,
+)
 from taskforce.agent.prompts import is_loop_note
 
 MIN_DIGITS = 3
@@ -62,6 +73,9 @@ class Evidence:
         self._emails: set[str] = set()
         self._operands: dict[float, None] = {}  # the plain numbers among them, in order
         self._days: set[Day] = set()  # calendar days (year None: written without one)
+        self._todays: set[datetime.date] = set()  # days a text said are today
+        self._offsets: set[int] = set()  # "tomorrow": 1
+        self._weekdays: set[int] = set()  # "on Friday": 4
 
     def add(self, text: str) -> None:
         """Take in text the model was given (a mission, a tool result, a description)."""
@@ -80,6 +94,10 @@ class Evidence:
         for hour, minute in times_in(text):  # 15:00, 15:00:00 or 3:00 for 3pm
             self._parts.update({(hour, minute), (hour, minute, 0), ((hour - 1) % 12 + 1, minute)})
         self._emails.update(e.lower() for e in _EMAIL.findall(text))
+        self._todays.update(todays_in(text))
+        offsets, weekdays = relative_days(text)
+        self._offsets |= offsets
+        self._weekdays |= weekdays
 
     def add_value(self, value: Any) -> None:
         """Take in a structured value (a tool's result): its text as JSON."""
@@ -121,7 +139,18 @@ class Evidence:
                 return True
             if (None, month, day) in self._days and float(year) in self._numbers:
                 return True
+            if self._relative(year, month, day):
+                return True
         return False
+
+    def _relative(self, year: int, month: int, day: int) -> bool:
+        """Whether the day is one a relative word given ("tomorrow") names from a today given."""
+        try:
+            date = datetime.date(year, month, day)
+        except ValueError:
+            return False
+        relative = (frozenset(self._offsets), frozenset(self._weekdays))
+        return any(within(date, today, relative) for today in self._todays)
 
     def _worked_out(self, value: float) -> bool:
         """Whether `value` is one step of arithmetic on two given numbers.

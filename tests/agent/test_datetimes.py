@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
-from taskforce.agent.datetimes import dates_of, days_in, times_in
+from taskforce.agent.datetimes import dates_of, days_in, relative_days, times_in, todays_in, within
 
 
 @pytest.mark.parametrize(
@@ -54,3 +56,40 @@ def test_twelve_hour_times(text: str, times: list[tuple[int, int]]) -> None:
 )
 def test_numeric_dates(figure: str, days: list[tuple[int, int, int]]) -> None:
     assert dates_of(figure) == days
+
+
+@pytest.mark.parametrize(
+    ("text", "today"),
+    [
+        ("Today is Wednesday 2025-10-15.", datetime.date(2025, 10, 15)),
+        ("today's date is 15 October 2025", datetime.date(2025, 10, 15)),
+        ("Today is Wednesday, October 15, 2025", datetime.date(2025, 10, 15)),
+        ("Today: 15/10/2025", datetime.date(2025, 10, 15)),
+        ("Is it sunny today? 2025-10-20 is not today", None),  # another sentence
+        ("Today is 15 October", None),  # no year: not a day
+        ("today is 2025-09-31", None),  # no such day
+    ],
+)
+def test_todays_in_reads_the_day_a_text_says_is_today(
+    text: str, today: datetime.date | None
+) -> None:
+    assert list(todays_in(text)) == ([today] if today else [])
+
+
+def test_relative_days_reads_offsets_and_weekdays() -> None:
+    offsets, weekdays = relative_days(
+        "Tonight, tomorrow or the day after tomorrow; Fridays, SUNDAY"
+    )
+    assert offsets == {0, 1, 2} and weekdays == {4, 6}
+    assert relative_days("a sunny Monte Carlo month") == (frozenset(), frozenset())
+
+
+def test_within_takes_a_weekday_from_a_week_back_to_two_weeks_on() -> None:
+    today = datetime.date(2025, 10, 15)  # a Wednesday
+    fridays = (frozenset[int](), frozenset({4}))
+    assert within(datetime.date(2025, 10, 17), today, fridays)
+    assert within(datetime.date(2025, 10, 10), today, fridays)  # last Friday
+    assert within(datetime.date(2025, 10, 24), today, fridays)  # next Friday
+    assert not within(datetime.date(2025, 10, 31), today, fridays)
+    assert not within(datetime.date(2025, 10, 16), today, fridays)  # a Thursday
+    assert within(datetime.date(2025, 10, 16), today, (frozenset({1}), frozenset()))

@@ -52,6 +52,12 @@ def evidence(*texts: str) -> Evidence:
         ("meet at 3pm", "3:00"),
         ("meet at 9.30 a.m.", "09:30:00"),
         ("lunch at noon", "12:00"),
+        ("Today is Wednesday 2025-10-15. Book a car for tomorrow.", "2025-10-16"),
+        ("Today: 15 October 2025. Two seats for tonight.", "2025-10-15"),
+        ("today's date is October 15, 2025; the day after tomorrow", "2025-10-17"),
+        ("Today is Wednesday 2025-10-15. Cancel the Saturday trips.", "2025-10-18"),
+        ("Today is Wednesday 2025-10-15. Refund last Friday's tickets.", "10/10/2025"),
+        ("Today is Wednesday 2025-10-15. The Friday after next.", "2025-10-24"),
     ],
 )
 def test_a_value_given_in_any_form_is_supported(given_text: str, value: Any) -> None:
@@ -74,6 +80,11 @@ def test_a_value_given_in_any_form_is_supported(given_text: str, value: Any) -> 
         ("on 2025-09-18", "2025-09-19", "2025-09-19"),  # another day
         ("meet at 3pm", "16:00", "16:00"),
         ("meet at 3am", "15:00", "15:00"),
+        ("Book a car for tomorrow.", "2025-10-16", "2025-10-16"),  # no today given
+        ("Today is Wednesday 2025-10-15. Book it for tomorrow.", "2025-10-17", "2025-10-17"),
+        ("Today is Wednesday 2025-10-15. Cancel the Saturday trips.", "2025-10-17", "2025-10-17"),
+        ("Today is Wednesday 2025-10-15. On Saturday.", "2025-11-15", "2025-11-15"),  # too far
+        ("The weather today? It is 2025-10-15 there. Tomorrow.", "2025-10-16", "2025-10-16"),
     ],
 )
 def test_a_value_given_nowhere_is_named(given_text: str, value: Any, named: str) -> None:
@@ -245,6 +256,23 @@ async def test_a_value_from_an_earlier_result_runs_at_once() -> None:
     ])  # fmt: skip
     await LeanAgent(model, tools).execute(MISSION)
     assert state["runs"] == [("find_contact", "Frank"), ("save_note", "Frank: 555-0175")]
+
+
+async def test_tomorrow_at_6pm_runs_as_the_day_after_the_today_a_tool_gives() -> None:
+    """A relative day in the mission, counted from the today a tool's description states."""
+    booked: list[tuple[str, str]] = []
+
+    def book_car(date: str, time: str) -> str:
+        """Book a car (date YYYY-MM-DD; today is Wednesday 2025-10-15)."""
+        booked.append((date, time))
+        return f"booked {date} {time}"
+
+    model = ScriptedModel([call("book_car", date="2025-10-16", time="18:00"), reply("Booked.")])
+    result = await LeanAgent(model, [FunctionTool(book_car)], planning=False).execute(
+        "Book me a car for tomorrow at 6pm."
+    )
+    assert booked == [("2025-10-16", "18:00")]  # run at the first call, not questioned
+    assert result.status is AgentStatus.COMPLETED and len(model.requests) == 2
 
 
 async def test_a_day_and_time_the_user_wrote_in_words_run_in_the_tools_form() -> None:
