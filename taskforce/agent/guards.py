@@ -97,7 +97,6 @@ class CallGuard:
         self.mentions = Mentions()  # the names the run's calls were given (short arguments)
         self._held: set[str] = set()  # ids of steps held back once for a name left out
         self.streak = FailureStreak()  # a tool failing in a row is left out of one request
-        self._repeating: str | None = None  # the tool of the last call answered as a repeat
         self._seen: dict[str, dict[str, Any]] = {}  # the latest result of each call made
         self._reads: set[str] = set()  # calls whose result an action may change (reads, failures)
         self._stale: set[str] = set()  # of those, the ones an action came after
@@ -162,8 +161,6 @@ class CallGuard:
         looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do
         idle = [r or look for r, look in zip(repeats, looks, strict=True)]
         self._stalled = self._stalled + 1 if items and all(idle) else 0
-        again = [i.call.name for i, r in zip(items, repeats, strict=True) if r and not _planner(i)]
-        self._repeating = again[-1] if again else self._repeating
         self.stuck = self._answering and bool(items) and (finished or all(repeats))
         return list(items)
 
@@ -193,16 +190,12 @@ class CallGuard:
             return []
         return self.evidence.unsupported(item.args)
 
-    def held_note(self, tool: str) -> str | None:
+    def held_note(self, tool: str) -> str:
         """The note on a request that leaves out `tool`: its calls failed in a row.
-
-        None when they were repeats: the stall reminder already says so.
 
         It names the lookups its last error names ("no booking 'B-01'; see member_bookings"),
         else the lookups not called yet, else every lookup.
         """
-        if self.streak.repeated:
-            return None
         lookups = [name for name in self.lookups if name != tool]
         named = [name for name in lookups if name in self.streak.error]
         untried = [name for name in self._untried() if name != tool]
@@ -372,8 +365,6 @@ class CallGuard:
             return False
         self._stalled = 0
         self._nudges += 1
-        if self._repeating:  # and the call it keeps repeating is not offered next time
-            self.streak.hold_next(self._repeating)
         return True
 
     def answer_now(self, finished: bool = False) -> bool:

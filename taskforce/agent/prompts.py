@@ -237,7 +237,7 @@ def held_back(tool: str, error: str, lookups: Sequence[str]) -> str:
     )
 
 
-HELD_CALL = "Not run: {tool} is not offered for this reply; use another tool or answer."
+HELD_CALL = "Not run: {tool} is not offered for this reply (it failed several times in a row)."
 
 REUSED = (
     "Not run again: this exact call already ran earlier in this run, and this is its result. "

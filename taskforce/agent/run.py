@@ -146,8 +146,8 @@ class Run:
                 view.append(user(prompts.plan_first(bool(planning.list_items(self.mission)))))
             if answer_now:
                 view.append(user(prompts.ANSWER_NOW))
-            elif held and (why := self.guard.held_note(held)):
-                view.append(user(why))
+            elif held:
+                view.append(user(self.guard.held_note(held)))
             try:
                 response = bound_reply(await self._complete(view, specs))
                 break

@@ -11,10 +11,6 @@ success of any other tool ends the streak; the planner is not counted). At :data
 the next request offers every tool but that one, with a note naming the lookups; a call
 of it written anyway is answered without running. The request after that offers it again,
 and a new streak is counted from zero.
-
-A model stuck repeating a call it already made (answered with its earlier result) is told
-so by the loop's stall reminder; :meth:`FailureStreak.hold_next` then leaves that call's
-tool out of the next request too, so the reply has to be something else.
 """
 
 from __future__ import annotations
@@ -33,12 +29,9 @@ class FailureStreak:
         """The last failure's error text."""
         self.holding: str | None = None
         """The tool left out of the current request (its calls are not run)."""
-        self.repeated = False
-        """The streak is of repeated calls (the stall reminder speaks for it), not failures."""
 
     def record(self, tool: str, failed: bool, error: str = "") -> None:
         """Count a call of `tool` that ran: a failure extends or starts a streak."""
-        self.repeated = False
         if not failed:
             self.tool, self.count = None, 0
         elif tool == self.tool:
@@ -46,10 +39,6 @@ class FailureStreak:
         else:
             self.tool, self.count = tool, 1
         self.error = error if failed else ""
-
-    def hold_next(self, tool: str) -> None:
-        """Leave `tool` out of the next request: the model keeps repeating its calls."""
-        self.tool, self.count, self.error, self.repeated = tool, LIMIT, "", True
 
     def hold(self, others: bool) -> str | None:
         """The tool to leave out of the next request, or None; call once per request.
