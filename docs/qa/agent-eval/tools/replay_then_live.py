@@ -13,7 +13,7 @@ touches (a run whose replay differs before its end is marked DIFF: run it live i
 Blind spot: a run counts as untouched when its messages come back the same, so a change
 that only alters what a request offers or shows for that request alone (the tools offered,
 a note added to one request's view) is not seen unless the stored reply then differs.
-Instrument such a change instead (session 27 counted where ``FailureStreak.hold`` fired).
+Instrument such a change instead (session 27 counted where its failing-tool hold fired).
 
 Prints one line per run (same / LIVE / DIFF); appends LIVE and DIFF runs to OUT.jsonl with
 ``meta.hybrid`` (live requests, whether the stored conversation is a prefix, the requests
