@@ -258,37 +258,32 @@ async def test_a_value_from_an_earlier_result_runs_at_once() -> None:
     assert state["runs"] == [("find_contact", "Frank"), ("save_note", "Frank: 555-0175")]
 
 
-async def test_tomorrow_at_6pm_runs_as_the_day_after_the_today_a_tool_gives() -> None:
-    """A relative day in the mission, counted from the today a tool's description states."""
-    booked: list[tuple[str, str]] = []
-
-    def book_car(date: str, time: str) -> str:
-        """Book a car (date YYYY-MM-DD; today is Wednesday 2025-10-15)."""
-        booked.append((date, time))
-        return f"booked {date} {time}"
-
-    model = ScriptedModel([call("book_car", date="2025-10-16", time="18:00"), reply("Booked.")])
-    result = await LeanAgent(model, [FunctionTool(book_car)], planning=False).execute(
-        "Book me a car for tomorrow at 6pm."
-    )
-    assert booked == [("2025-10-16", "18:00")]  # run at the first call, not questioned
-    assert result.status is AgentStatus.COMPLETED and len(model.requests) == 2
-
-
-async def test_a_day_and_time_the_user_wrote_in_words_run_in_the_tools_form() -> None:
-    """The user's "18 September" and "3pm" are booked as 2025-09-18 and 15:00 at once."""
+@pytest.mark.parametrize(
+    ("opening", "mission", "date"),
+    [
+        (
+            "bookings open 2025-09-01 to 2025-09-30",
+            "Book a table for 18 September at 3pm.",
+            "2025-09-18",
+        ),
+        ("today is Wednesday 2025-10-15", "Book me a table for tomorrow at 3pm.", "2025-10-16"),
+    ],
+)
+async def test_a_day_and_time_the_user_wrote_in_words_run_in_the_tools_form(
+    opening: str, mission: str, date: str
+) -> None:
+    """The user's "18 September" (or "tomorrow", from the today a tool's description gives)
+    and "3pm" are booked as 2025-09-18 and 15:00 at once."""
     booked: list[tuple[str, str]] = []
 
     def book_table(date: str, time: str) -> str:
-        """Book a table (date YYYY-MM-DD, bookings open 2025-09-01 to 2025-09-30)."""
         booked.append((date, time))
         return f"booked {date} {time}"
 
-    model = ScriptedModel([call("book_table", date="2025-09-18", time="15:00"), reply("Booked.")])
-    result = await LeanAgent(model, [FunctionTool(book_table)], planning=False).execute(
-        "Book a table for 18 September at 3pm."
-    )
-    assert booked == [("2025-09-18", "15:00")]  # run at the first call, not questioned
+    book_table.__doc__ = f"Book a table (date YYYY-MM-DD, {opening})."
+    model = ScriptedModel([call("book_table", date=date, time="15:00"), reply("Booked.")])
+    result = await LeanAgent(model, [FunctionTool(book_table)], planning=False).execute(mission)
+    assert booked == [(date, "15:00")]  # run at the first call, not questioned
     assert result.status is AgentStatus.COMPLETED and len(model.requests) == 2
 
 
