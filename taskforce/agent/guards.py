@@ -9,7 +9,9 @@
   an action). It answers calls beyond the per-turn cap with an error, and holds back
   other tools until a plan exists when one is required. With ``require_work`` it also
   refuses to mark a step done (of a plan made in the same turn too) when no other tool ran
-  since the plan was made or the last step was finished (the second refusal skips it).
+  since the plan was made or the last step was finished (the second refusal skips it), and
+  holds one back once when its step lists names of which a call used only some
+  (:mod:`~taskforce.agent.coverage`: "Madrid and Tokyo" after a lookup of Madrid alone).
   A repeat of an earlier successful call counts as that work when the earlier run backs
   no step yet (the model did a later step's call early): every DONE step that needs a
   tool is still backed by a distinct run. A call that failed is no such run: it backs no
