@@ -23,6 +23,7 @@ import contextlib
 import datetime
 import re
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 
 __all__ = [
     "Day",
@@ -74,13 +75,19 @@ _NUMERIC = re.compile(r"(\d{1,4})([-/.])(\d{1,2})\2(\d{1,4})")
 
 def days_in(text: str) -> Iterator[Day]:
     """The calendar days written in words in `text` (``18 September``, ``Sept 18, 2025``)."""
+    for _, day in _days_at(text):
+        yield day
+
+
+def _days_at(text: str) -> Iterator[tuple[int, Day]]:
+    """The calendar days written in words in `text`, each with where it starts."""
     for pattern in (_DAY_FIRST, _MONTH_FIRST):
         for match in pattern.finditer(text):
             month = _MONTHS[match["month"][:3].lower()]
             day = int(match["day"])
             year = int(match["year"]) if match["year"] else None
             if _valid(year, month, day):
-                yield year, month, day
+                yield match.start(), (year, month, day)
 
 
 def times_in(text: str) -> Iterator[tuple[int, int]]:
@@ -113,7 +120,7 @@ def dates_of(figure: str) -> list[tuple[int, int, int]]:
     return [day for day in dict.fromkeys(candidates) if _valid(*day)]
 
 
-Relative = tuple[frozenset[int], frozenset[int]]
+Relative = tuple[AbstractSet[int], AbstractSet[int]]
 """What a text says about days relative to a today: offsets in days, and weekdays (Monday 0)."""
 
 _OFFSETS = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1, "day after tomorrow": 2}
@@ -127,8 +134,8 @@ _TODAY_CHARS = 50
 
 def relative_days(text: str) -> Relative:
     """The day offsets ("tomorrow": 1) and weekdays ("Friday": 4) `text` speaks of."""
-    offsets = frozenset(_OFFSETS[m[1].lower()] for m in _OFFSET.finditer(text))
-    weekdays = frozenset(_WEEKDAYS.index(m[1].lower()) for m in _WEEKDAY.finditer(text))
+    offsets = {_OFFSETS[m[1].lower()] for m in _OFFSET.finditer(text)}
+    weekdays = {_WEEKDAYS.index(m[1].lower()) for m in _WEEKDAY.finditer(text)}
     return offsets, weekdays
 
 
@@ -141,12 +148,7 @@ def todays_in(text: str) -> Iterator[datetime.date]:
     for match in _TODAY.finditer(text):
         window = re.split(r"[.;?!\n](?:\s|$)", text[match.end() : match.end() + _TODAY_CHARS])[0]
         found = [(m.start(), day) for m in _NUMERIC.finditer(window) for day in dates_of(m[0])]
-        found += [
-            (m.start(), (int(m["year"]), _MONTHS[m["month"][:3].lower()], int(m["day"])))
-            for pattern in (_DAY_FIRST, _MONTH_FIRST)
-            for m in pattern.finditer(window)
-            if m["year"]
-        ]
+        found += [(at, (y, m, d)) for at, (y, m, d) in _days_at(window) if y is not None]
         for _, (year, month, day) in sorted(found)[:1]:
             with contextlib.suppress(ValueError):  # 31 September
                 yield datetime.date(year, month, day)

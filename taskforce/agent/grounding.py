@@ -149,8 +149,7 @@ class Evidence:
             date = datetime.date(year, month, day)
         except ValueError:
             return False
-        relative = (frozenset(self._offsets), frozenset(self._weekdays))
-        return any(within(date, today, relative) for today in self._todays)
+        return any(within(date, t, (self._offsets, self._weekdays)) for t in self._todays)
 
     def _worked_out(self, value: float) -> bool:
         """Whether `value` is one step of arithmetic on two given numbers.
