@@ -21,6 +21,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from taskforce.agent.grounding import strings_in
+
 _NAME = r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*"
 _LIST = re.compile(rf"({_NAME})((?:, {_NAME})*),? (?:and|or) ({_NAME})")
 _WORD = re.compile(r"\w+")
@@ -51,7 +53,7 @@ class Mentions:
 
     def add(self, tool: str, args: Mapping[str, Any]) -> None:
         """Remember the words of `args`' short string values (`tool` was called with them)."""
-        for value in _strings(args):
+        for value in strings_in(args, numbers=False):
             words = _words(value)
             if len(words) <= MAX_WORDS:
                 for word in words:
@@ -76,14 +78,3 @@ class Mentions:
                 missing += [n for n, t in by.items() if not t]
                 tools += [t for t in by.values() if t and t not in tools]
         return (used, missing, tools) if missing else ([], [], [])
-
-
-def _strings(value: Any) -> list[str]:
-    """Every string inside `value` (dicts' values and lists' items, nested)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, Mapping):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, list | tuple):
-        return [s for v in value for s in _strings(v)]
-    return []

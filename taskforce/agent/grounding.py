@@ -105,7 +105,7 @@ class Evidence:
 
     def add_failure(self, result: Any, arguments: Any) -> None:
         """Take in what a failed result adds to its call's `arguments` (not their echo)."""
-        own = " ".join(_strings(arguments))
+        own = " ".join(strings_in(arguments))
         echoed = set(_FIGURE.findall(own)) | {e.lower() for e in _EMAIL.findall(own)}
         emails, figures = _values(result if isinstance(result, str) else _json(result))
         added = [f for f in figures if f not in echoed] + [
@@ -116,7 +116,7 @@ class Evidence:
     def unsupported(self, arguments: Mapping[str, Any]) -> list[str]:
         """The figures and addresses in `arguments` that the evidence does not have."""
         found: list[str] = []
-        for text in _strings(arguments):
+        for text in strings_in(arguments):
             if _EXPRESSION.fullmatch(text) and _OPERATOR.search(text):
                 continue  # arithmetic: the model works a value out from its operands
             emails, figures = _values(text)
@@ -255,17 +255,20 @@ def _parts(figure: str) -> tuple[int, ...]:
     return tuple(int(p) for p in _PARTS.split(figure) if p)
 
 
-def _strings(value: Any) -> Iterator[str]:
-    """Every string and number inside an argument value (keys are names, not values)."""
+def strings_in(value: Any, numbers: bool = True) -> Iterator[str]:
+    """Every string (and, with `numbers`, number) inside an argument value.
+
+    Keys are names, not values; a number is written plainly (``1250.0`` as ``1250``).
+    """
     if isinstance(value, Mapping):
         for item in value.values():
-            yield from _strings(item)
+            yield from strings_in(item, numbers)
     elif isinstance(value, list | tuple):
         for item in value:
-            yield from _strings(item)
+            yield from strings_in(item, numbers)
     elif isinstance(value, str):
         yield value
-    elif isinstance(value, int | float) and not isinstance(value, bool):
+    elif numbers and isinstance(value, int | float) and not isinstance(value, bool):
         yield _plain(value)
 
 
