@@ -8,12 +8,8 @@ to the object that has that text in another field and the argument's key as a fi
 loop's answer then names the id ("S-703") instead of only the lookups.
 
 The text matches when it is the field's whole text, or the first or last word of a name of
-two to four words ("Chloe" or "Brandt" of "Chloe Brandt"), case and spacing aside. A text
-of two words or more also matches when each of its words is a word of the object's texts or
-of the texts of the objects around it: a small model makes an id of the names it has,
-``rx_id="GeorgeParkLisinopril"`` for the prescription ``{"rx_id": "RX-503", "drug":
-"lisinopril 10 mg"}`` in George Park's record (words split at spaces, punctuation and
-capitals, in any order). Only scalar fields are ids.
+two to four words ("Chloe" or "Brandt" of "Chloe Brandt"), case and spacing aside. Only
+scalar fields are ids.
 
 Pure: no I/O.
 """
@@ -37,17 +33,13 @@ class Aliases:
 
     def __init__(self) -> None:
         self._index: dict[tuple[str, str], dict[str, str]] = {}  # (key, text) -> {id: tool}
-        self._worded: list[tuple[str, str, frozenset[str], str]] = []  # key, id, words, tool
 
     def add(self, tool: str, output: Any) -> None:
         """Index the objects in one successful result of `tool`."""
-        for obj, words in _objects(output, frozenset()):
-            for key, value in obj.items():
-                if _is_id(value) and len(self._worded) < _MAX_ENTRIES:
-                    self._worded.append((key, str(value), words, tool))
+        for obj in _objects(output):
             texts = [v for v in obj.values() if isinstance(v, str) and v.strip()]
             for key, value in obj.items():
-                if not _is_id(value):
+                if not isinstance(value, str | int) or isinstance(value, bool):
                     continue
                 for text in texts:
                     if text == value:
@@ -66,64 +58,21 @@ class Aliases:
             if not isinstance(value, str) or not value.strip():
                 continue
             found = self._index.get((key, _norm(value)), {})
-            if not found:
-                found = self._by_words(key, value)
             ids = [i for i in found if _norm(i) != _norm(value)]
             if 0 < len(ids) <= _MAX_IDS:
                 return key, value, found[ids[0]], ids
         return None
 
-    def _by_words(self, key: str, text: str) -> dict[str, str]:
-        """The ids of `key` whose objects' words (and their outer objects') hold `text`'s."""
-        wanted = _words(text)
-        if len(wanted) < 2:  # one word: only as a name's first or last (the index)
-            return {}
-        return {i: tool for k, i, words, tool in self._worded if k == key and wanted <= words}
 
-
-def _objects(
-    value: Any, outer: frozenset[str]
-) -> Iterator[tuple[Mapping[str, Any], frozenset[str]]]:
-    """Every JSON object inside a result, outermost first, with its and its outer texts' words."""
+def _objects(value: Any) -> Iterator[Mapping[str, Any]]:
+    """Every JSON object inside a result, outermost first."""
     if isinstance(value, Mapping):
-        words = outer.union(*(_words(v) for v in value.values() if isinstance(v, str)))
-        yield value, words
+        yield value
         for item in value.values():
-            yield from _objects(item, words)
+            yield from _objects(item)
     elif isinstance(value, list | tuple):
         for item in value:
-            yield from _objects(item, outer)
-
-
-def _is_id(value: Any) -> bool:
-    return isinstance(value, str | int) and not isinstance(value, bool)
-
-
-def _words(text: str) -> frozenset[str]:
-    """The words of `text`, case aside ("GeorgePark" and "RX503" are two words each).
-
-    Split at anything but a letter or digit, at a capital after a small letter, and
-    between letters and digits.
-    """
-    words: list[str] = []
-    word = ""
-    for char in text:
-        if not char.isalnum():
-            word = _flush(word, words)
-        elif word and (
-            (char.isupper() and word[-1].islower()) or char.isdigit() != word[-1].isdigit()
-        ):
-            word = _flush(word, words) + char
-        else:
-            word += char
-    _flush(word, words)
-    return frozenset(words)
-
-
-def _flush(word: str, words: list[str]) -> str:
-    if word:
-        words.append(word.casefold())
-    return ""
+            yield from _objects(item)
 
 
 def _norm(text: str) -> str:
