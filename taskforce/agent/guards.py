@@ -96,6 +96,7 @@ class CallGuard:
         self._runs = 0  # non-planner calls run since the plan was made
         self._backed = 0  # steps needing a tool marked done since the plan was made
         self._failed = 0  # calls that ran and failed since the plan was made or a step was done
+        self._failing: set[str] = set()  # tools that failed since then, with no success after
         self._refused: set[str] = set()  # ids of steps refused since the last work
         self.mentions = Mentions()  # the names the run's calls were given (short arguments)
         self._held: set[str] = set()  # ids of steps held back once for a name left out
@@ -226,11 +227,22 @@ class CallGuard:
         ]
         if len(needy) > self._work:
             return [n for n, _ in needy[self._work :]]
+        if failing := [n for n, s in needy if self._still_failing(s.description)]:
+            return failing
         if held := self._left_out(needy):  # asked once; a preset, not a refusal
             item.preset = error_result(held, "names_left_out")
             return []
         self._backed += len(needy)  # accepted (counted before the call runs, like work)
         return []
+
+    def _still_failing(self, step: str) -> list[str]:
+        """The tools fitting `step`'s words that failed since it started, with no success after.
+
+        A lookup after them does not do the step ("Water every dry bed": ``water_bed``
+        failed on guessed ids, ``list_beds`` then gave the ids, and the watering is still
+        to do).
+        """
+        return [name for name in fitting_tools(step, self.actions) if name in self._failing]
 
     def _left_out(self, needy: list[tuple[int, Step]]) -> str | None:
         """Why to hold a "done" back (once per step): it lists names no call used yet."""
@@ -261,6 +273,11 @@ class CallGuard:
         if not ids <= self._refused:
             self._refused |= ids
             texts = [f"step {n} ({plan.steps[n - 1].description})" for n in missing]
+            failing = [self._still_failing(plan.steps[n - 1].description) for n in missing]
+            if any(failing):
+                why = prompts.still_failing(texts, dict.fromkeys(chain(*failing)))
+                item.preset = error_result(why, "no_work_done")
+                return
             fits = (fitting_tools(plan.steps[n - 1].description, self.actions) for n in missing)
             why = prompts.nothing_done(texts, self._failed > 0, dict.fromkeys(chain(*fits)))
             item.preset = error_result(why, "no_work_done")
@@ -269,6 +286,7 @@ class CallGuard:
         note = prompts.FAILED_NOTE if self._failed else prompts.SKIPPED_NOTE
         item.request = SetStatus(tuple(missing), StepStatus.SKIPPED, note)
         self._failed = 0  # those failures were this step's: the next one starts clean
+        self._failing.clear()
 
     def _count_work(self, item: Prepared) -> None:
         """Count a non-planner call that will run; a new plan or a step marked done spends it."""
@@ -283,8 +301,10 @@ class CallGuard:
             self._refused.clear()
         elif _marks_done(item):
             self._work = self._failed = 0
+            self._failing.clear()
         elif isinstance(item.request, NewPlan):
             self._work = self._runs = self._backed = self._failed = 0
+            self._failing.clear()
 
     @property
     def unbacked(self) -> int:
@@ -327,9 +347,11 @@ class CallGuard:
             self._runs = max(0, self._runs - 1)  # new plan later in the same turn spent it
             self._work = max(0, self._work - 1)
             self._failed += 1
+            self._failing.add(item.call.name)
             if hint := self._hint(item):
                 result = {**result, "hint": hint}
         else:
+            self._failing.discard(item.call.name)
             self.aliases.add(item.call.name, result)
             if self.one_step and not item.read_only and "note" not in result:
                 result = {**result, "note": prompts.ONE_STEP_DONE}

@@ -193,6 +193,17 @@ def stalled(current: str | None, planning: bool = True, fits: Sequence[str] = ()
     )
 
 
+def still_failing(steps: Sequence[str], tools: Iterable[str]) -> str:
+    """Why marking steps done was refused: their tools failed and have not succeeded since."""
+    named = " and ".join(tools)
+    return (
+        f"Not marked: {named} failed for {'; '.join(steps)} and has not succeeded since, so "
+        f"the step is not done yet (a lookup does not do it). Call {named} again with the "
+        f"values your lookups gave, then mark it done; if the step cannot be done, "
+        f"{planner.SKIP}."
+    )
+
+
 def nothing_done(steps: Sequence[str], failed: bool = False, tools: Iterable[str] = ()) -> str:
     """Why marking steps done was refused: no tool ran (or none succeeded) since they started.
 

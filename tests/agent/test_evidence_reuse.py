@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.prompts import REUSED
+from taskforce.agent.prompts import FAILED_NOTE, REUSED
+from taskforce.errors import ToolInputError
 from taskforce.testing import ScriptedModel, call, calls, reply
+from taskforce.tools.function import FunctionTool
 from tests.agent.helpers import tool_results
 
 TASKS = ["Weather in Oslo", "Multiply", "Save a note"]
@@ -271,3 +273,82 @@ async def test_steps_of_a_plan_made_in_the_same_turn_need_work_too(tools: Any) -
     assert log["calls"] == [("weather", "Oslo")]
     statuses = [s.status.value for s in result.plan.steps]
     assert statuses == ["DONE", "PENDING", "PENDING", "PENDING"]
+
+
+# ---- a step whose own tool failed is not done by a lookup ------------------------------
+
+
+def _beds() -> tuple[list[FunctionTool], list[str]]:
+    watered: list[str] = []
+
+    def list_beds() -> list[dict[str, Any]]:
+        """The beds with their bed_id and moisture."""
+        return [{"bed_id": "GH-14", "moisture_pct": 34}]
+
+    def water_bed(bed_id: str) -> str:
+        """Water one bed."""
+        if bed_id != "GH-14":
+            raise ToolInputError(f"no bed {bed_id!r}; list_beds gives the bed ids")
+        watered.append(bed_id)
+        return f"watered {bed_id}"
+
+    def calculator(expression: str) -> str:
+        """Work out an arithmetic expression."""
+        raise ToolInputError(f"cannot read {expression!r}")
+
+    tools = [FunctionTool(list_beds, read_only=True), FunctionTool(water_bed)]
+    return [*tools, FunctionTool(calculator, read_only=True)], watered
+
+
+async def test_a_step_whose_tool_failed_is_not_done_by_a_lookup_until_that_tool_succeeds() -> None:
+    """The evaluation's gh-water-dry-beds: ``water_bed`` failed on guessed ids, ``list_beds``
+    gave the ids, and "Water every dry bed" was ticked with no bed watered."""
+    tools, watered = _beds()
+    model = ScriptedModel([
+        call("planner", action="create_plan", tasks=["Water every dry bed"]),
+        call("water_bed", bed_id="bed1"),  # a guess: fails
+        call("list_beds"),  # a success, but not the watering
+        call("planner", action="mark_done", step_index=[1]),  # refused
+        call("water_bed", bed_id="GH-14"),
+        call("planner", action="mark_done", step_index=[1]),
+        reply("Watered GH-14."),
+    ])  # fmt: skip
+    result = await LeanAgent(model, tools, plan_first=False).execute("Water the dry beds")
+    refused = tool_results(model.requests[4].messages)["call_4"]
+    assert refused["success"] is False and refused["error_type"] == "no_work_done"
+    assert refused["error"].startswith(
+        "Not marked: water_bed failed for step 1 (Water every dry bed) and has not succeeded"
+    )
+    assert watered == ["GH-14"]
+    assert [s.status.value for s in result.plan.steps] == ["DONE"]
+    assert result.status is AgentStatus.COMPLETED
+
+
+async def test_asked_twice_a_step_whose_tool_kept_failing_is_skipped_not_done() -> None:
+    tools, watered = _beds()
+    model = ScriptedModel([
+        call("planner", action="create_plan", tasks=["Water every dry bed"]),
+        call("water_bed", bed_id="bed1"),
+        call("list_beds"),
+        call("planner", action="mark_done", step_index=[1]),  # refused
+        call("planner", action="mark_done", step_index=[1]),  # again: skipped, with why
+        reply("Could not water the beds."),
+    ])  # fmt: skip
+    result = await LeanAgent(model, tools, plan_first=False).execute("Water the dry beds")
+    assert watered == []
+    step = result.plan.steps[0]
+    assert step.status.value == "SKIPPED" and step.note == FAILED_NOTE
+
+
+async def test_a_failure_of_a_tool_the_step_does_not_name_does_not_hold_it_back() -> None:
+    tools, _ = _beds()
+    model = ScriptedModel([
+        call("planner", action="create_plan", tasks=["Water every dry bed"]),
+        call("calculator", expression="34 < 40"),  # fails; not the step's tool
+        call("water_bed", bed_id="GH-14"),
+        call("planner", action="mark_done", step_index=[1]),
+        reply("Watered GH-14."),
+    ])  # fmt: skip
+    result = await LeanAgent(model, tools, plan_first=False).execute("Water the dry beds")
+    assert "call_4" not in tool_results(model.requests[4].messages)  # not refused
+    assert [s.status.value for s in result.plan.steps] == ["DONE"]
