@@ -133,9 +133,8 @@ class Run:
         wiring = self.wiring
         answer_now = self.guard.answer_now(self.watch.finished(self.plan))  # repeating: no tools
         specs = [] if answer_now else self.watch.tools_for(wiring.specs, wiring.planner, self.plan)
-        guard, names = self.guard, [s["function"]["name"] for s in specs]
-        keep = guard.streak.hold(names, guard.lookups, wiring.planner.name)  # failing in a row
-        specs = [s for s in specs if keep is None or s["function"]["name"] in keep]
+        held = self.guard.streak.hold(len(specs) > 1)  # its calls failed in a row: left out once
+        specs = [s for s in specs if s["function"]["name"] != held]
         note = self._plan_note()
         count = wiring.model.count_tokens
         for harder in (False, True):
@@ -147,8 +146,8 @@ class Run:
                 view.append(user(prompts.plan_first(bool(planning.list_items(self.mission)))))
             if answer_now:
                 view.append(user(prompts.ANSWER_NOW))
-            elif keep is not None:
-                view.append(user(guard.streak.note(guard.lookups, guard.not_called(guard.lookups))))
+            elif held:
+                view.append(user(self.guard.held_note(held)))
             try:
                 response = bound_reply(await self._complete(view, specs))
                 break

@@ -8,18 +8,12 @@ so no repeat guard saw it, and the ids were too short to be questioned as guesse
 
 :class:`FailureStreak` counts the calls of one tool that ran and failed in a row (a
 success of any other tool ends the streak; the planner is not counted). At :data:`LIMIT`
-the next request offers only the lookups (the read-only tools) but that one, and the
-planner, with a note naming the lookups; a call of it written anyway is answered without
-running. (Offered every other tool, the model took another action at random: it opened the
-greenhouse vent to 100%.) The request after that offers it again,
+the next request offers every tool but that one, with a note naming the lookups; a call
+of it written anyway is answered without running. The request after that offers it again,
 and a new streak is counted from zero.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-
-from taskforce.agent import prompts
 
 LIMIT = 3
 """Failed calls of one tool in a row before it is left out of one request."""
@@ -46,28 +40,12 @@ class FailureStreak:
             self.tool, self.count = tool, 1
         self.error = error if failed else ""
 
-    def hold(self, offered: Sequence[str], lookups: Sequence[str], planner: str) -> set[str] | None:
-        """The tools to offer with the next request instead of all `offered`, or None.
+    def hold(self, others: bool) -> str | None:
+        """The tool to leave out of the next request, or None; call once per request.
 
-        Call once per request. While a tool is held: the lookups (`lookups`, the read-only
-        tools) but that one, and the `planner`, so the reply cannot be another action taken
-        at random. None when no other lookup is offered: nothing is held then.
+        `others`: whether any other tool is offered (a lone tool is never left out).
         """
         self.holding = None
-        others = [name for name in offered if name in lookups and name != self.tool]
         if self.count >= LIMIT and others:
             self.holding, self.tool, self.count = self.tool, None, 0
-            return {*others, planner}
-        return None
-
-    def note(self, lookups: Sequence[str], untried: Sequence[str]) -> str:
-        """The reminder on a request that leaves :attr:`holding` out.
-
-        It names the lookups its last error names ("no booking 'B-01'; see
-        member_bookings"), else the `untried` ones, else every lookup.
-        """
-        tool = self.holding or ""
-        lookups = [name for name in lookups if name != tool]
-        named = [name for name in lookups if name in self.error]
-        untried = [name for name in untried if name != tool]
-        return prompts.held_back(tool, self.error, named or untried or lookups)
+        return self.holding

@@ -1,9 +1,9 @@
 """A tool whose calls failed three times in a row is left out of the next request.
 
 Unit tests of :mod:`taskforce.agent.streak`, then the loop: guessed booking ids one after
-another (``B-01``, ``B-02``, ...) make the next request offer only the lookups, with a note
-naming the lookup the error names; a call of the held tool written anyway is not run; the
-request after offers it again.
+another (``B-01``, ``B-02``, ...) make the next request offer only the other tools, with a
+note naming the lookup; a call of the held tool written anyway is not run; the request after
+offers it again.
 """
 
 from __future__ import annotations
@@ -15,36 +15,30 @@ from taskforce.testing import ScriptedModel, call, reply
 from taskforce.tools.function import FunctionTool
 from tests.agent.helpers import tool_results
 
-OFFERED = ["find", "list", "cancel", "planner"]
-LOOKUPS = ["find", "list"]
-
 
 def test_a_streak_of_one_tools_failures_holds_it_once() -> None:
     streak = FailureStreak()
     for _ in range(LIMIT - 1):
         streak.record("cancel", failed=True, error="no booking")
-    assert streak.hold(OFFERED, LOOKUPS, "planner") is None
-    streak.record("cancel", failed=True, error="no booking 'B-03'; see find")
-    assert streak.error == "no booking 'B-03'; see find"
-    assert streak.hold(OFFERED, LOOKUPS, "planner") == {"find", "list", "planner"}
-    assert streak.holding == "cancel"
-    assert "(find)" in streak.note(LOOKUPS, untried=["list"])  # the lookup its error names
-    assert streak.hold(OFFERED, LOOKUPS, "planner") is None  # once, then counted anew
-    assert streak.holding is None
+    assert streak.hold(others=True) is None
+    streak.record("cancel", failed=True, error="no booking 'B-03'")
+    assert streak.error == "no booking 'B-03'"
+    assert streak.hold(others=True) == "cancel" and streak.holding == "cancel"
+    assert streak.hold(others=True) is None and streak.holding is None  # once, then counted anew
 
 
-def test_a_success_or_another_tool_breaks_the_streak_and_nothing_is_held_without_lookups() -> None:
+def test_a_success_or_another_tool_breaks_the_streak_and_a_lone_tool_is_never_held() -> None:
     streak = FailureStreak()
     streak.record("cancel", failed=True)
     streak.record("cancel", failed=True)
     streak.record("find", failed=False)
     streak.record("cancel", failed=True)
     assert streak.count == 1
-    for _ in range(LIMIT):
-        streak.record("find", failed=True)
-    assert streak.hold(["find", "cancel"], ["find"], "planner") is None  # no other lookup
-    assert streak.hold(OFFERED, LOOKUPS, "planner") == {"list", "planner"}  # a failing lookup
-    assert "(list)" in streak.note(LOOKUPS, untried=[])
+    streak.record("other", failed=True)
+    streak.record("other", failed=True)
+    streak.record("other", failed=True)
+    assert streak.hold(others=False) is None  # nothing else to offer
+    assert streak.hold(others=True) == "other"
 
 
 class Bookings:
