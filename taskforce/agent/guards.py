@@ -48,7 +48,6 @@ from taskforce.plan.requests import NewPlan, PlanRequest, SetStatus
 from taskforce.tools.base import error_result
 
 _PREVIOUS_CHARS = 2_000
-_AGAIN = ("repeated_call", "held_back")  # a call of a tool left out is the model insisting
 
 
 class CallGuard:
@@ -161,7 +160,7 @@ class CallGuard:
             if planner and item.preset is None and item.request and index + 1 < len(items):
                 plan = self.draft(item.request, plan) if self.draft else plan  # for later calls
         self._asked |= asked
-        repeats = [i.preset and i.preset.get("error_type") in _AGAIN for i in items]
+        repeats = [i.preset and i.preset.get("error_type") == "repeated_call" for i in items]
         looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do
         idle = [r or look for r, look in zip(repeats, looks, strict=True)]
         self._stalled = self._stalled + 1 if items and all(idle) else 0

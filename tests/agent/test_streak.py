@@ -127,18 +127,3 @@ async def test_with_no_lookup_named_in_the_error_the_note_names_the_ones_not_use
     await LeanAgent(model, world.tools(), planning=False).execute("Cancel Ben's booking.")
     note = model.requests[4].messages[-1]["content"]
     assert "(find_bookings)" in note  # list_stations was used already
-
-
-async def test_a_call_of_the_held_tool_counts_as_a_stalled_turn_like_a_repeat() -> None:
-    world = Bookings()
-    model = ScriptedModel(
-        [
-            *(call("cancel_booking", booking_id=f"B-0{n}") for n in (1, 2, 3)),
-            call("cancel_booking", booking_id="B-04"),  # held: not run
-            call("cancel_booking", booking_id="B-01"),  # a repeat: two idle turns in a row
-            reply("I could not cancel it."),
-        ]
-    )
-    await LeanAgent(model, world.tools(), planning=False).execute("Cancel Ben's booking.")
-    assert world.tried == ["B-01", "B-02", "B-03"]
-    assert "You are repeating calls" in model.requests[5].messages[-1]["content"]
