@@ -194,15 +194,9 @@ class CallGuard:
         return self.evidence.unsupported(item.args)
 
     def held_note(self, tool: str) -> str:
-        """The note on a request that leaves out `tool`: its calls failed in a row.
-
-        It names the lookups its last error names ("no booking 'B-01'; see member_bookings"),
-        else the lookups not called yet, else every lookup.
-        """
-        lookups = [name for name in self.lookups if name != tool]
-        named = [name for name in lookups if name in self.streak.error]
-        untried = [name for name in self._untried() if name != tool]
-        return prompts.held_back(tool, self.streak.error, named or untried or lookups)
+        """The note on a request that leaves out `tool`: its calls failed in a row."""
+        lookups = [name for name in self._untried() or self.lookups if name != tool]
+        return prompts.held_back(tool, self.streak.error, lookups)
 
     def not_called(self, names: Sequence[str]) -> list[str]:
         """The tools among `names` the model has not called in this run, in their order."""

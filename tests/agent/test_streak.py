@@ -42,10 +42,9 @@ def test_a_success_or_another_tool_breaks_the_streak_and_a_lone_tool_is_never_he
 
 
 class Bookings:
-    def __init__(self, error: str = "") -> None:
+    def __init__(self) -> None:
         self.cancelled: list[str] = []
         self.tried: list[str] = []
-        self.error = error  # what a failed cancel adds to "no booking 'B-01'"
 
     def tools(self) -> list[FunctionTool]:
         def find_bookings(name: str) -> list[dict[str, str]]:
@@ -56,21 +55,15 @@ class Bookings:
             """Cancel a booking by its booking_id."""
             self.tried.append(booking_id)
             if booking_id != "BK-7":
-                raise ToolInputError(f"no booking {booking_id!r}{self.error}")
+                raise ToolInputError(f"no booking {booking_id!r}; see find_bookings")
             self.cancelled.append(booking_id)
             return f"cancelled {booking_id}"
 
-        def list_stations() -> list[str]:
-            """The stations."""
-            return ["Central"]
-
-        lookups = [FunctionTool(find_bookings, read_only=True)]
-        lookups.append(FunctionTool(list_stations, read_only=True))
-        return [*lookups, FunctionTool(cancel_booking)]
+        return [FunctionTool(find_bookings, read_only=True), FunctionTool(cancel_booking)]
 
 
 async def test_guessed_ids_in_a_row_leave_the_tool_out_of_the_next_request() -> None:
-    world = Bookings("; see find_bookings")
+    world = Bookings()
     model = ScriptedModel(
         [
             call("cancel_booking", booking_id="B-01"),
@@ -87,13 +80,13 @@ async def test_guessed_ids_in_a_row_leave_the_tool_out_of_the_next_request() -> 
     assert world.tried == ["B-01", "B-02", "B-03", "BK-7"]  # B-04 was not run
     assert world.cancelled == ["BK-7"]
     held = model.requests[3]
-    assert held.tool_names == ["find_bookings", "list_stations"]
+    assert held.tool_names == ["find_bookings"]
     note = held.messages[-1]["content"]
     assert note.startswith("[Reminder] cancel_booking failed several times in a row")
-    assert "no booking 'B-03'" in note and "(find_bookings)" in note  # the lookup it names
+    assert "no booking 'B-03'" in note and "(find_bookings)" in note
     refused = tool_results(model.requests[4].messages)["call_4"]
     assert refused["error_type"] == "held_back" and "cancel_booking" in refused["error"]
-    assert "cancel_booking" in model.requests[4].tool_names  # offered again
+    assert model.requests[4].tool_names == ["find_bookings", "cancel_booking"]  # offered again
     assert result.status is AgentStatus.COMPLETED
 
 
@@ -111,19 +104,5 @@ async def test_two_failures_and_a_success_hold_nothing() -> None:
     )
     agent = LeanAgent(model, world.tools(), planning=False)
     await agent.execute("Cancel Ben Carter's Saturday booking.")
-    assert all("cancel_booking" in r.tool_names for r in model.requests)
+    assert all(r.tool_names == ["find_bookings", "cancel_booking"] for r in model.requests)
     assert world.cancelled == ["BK-7"]
-
-
-async def test_with_no_lookup_named_in_the_error_the_note_names_the_ones_not_used() -> None:
-    world = Bookings()
-    model = ScriptedModel(
-        [
-            call("list_stations"),
-            *(call("cancel_booking", booking_id=f"B-0{n}") for n in (1, 2, 3)),
-            reply("I could not find the booking."),
-        ]
-    )
-    await LeanAgent(model, world.tools(), planning=False).execute("Cancel Ben's booking.")
-    note = model.requests[4].messages[-1]["content"]
-    assert "(find_bookings)" in note  # list_stations was used already
