@@ -42,7 +42,6 @@ from taskforce.agent.coverage import Mentions
 from taskforce.agent.dispatch import Prepared, runs
 from taskforce.agent.grounding import Evidence, shown
 from taskforce.agent.planning import fitting_tools, needs_tool, tool_steps
-from taskforce.agent.streak import FailureStreak
 from taskforce.plan import Plan, Step, StepStatus
 from taskforce.plan.requests import NewPlan, PlanRequest, SetStatus
 from taskforce.tools.base import error_result
@@ -99,7 +98,6 @@ class CallGuard:
         self._refused: set[str] = set()  # ids of steps refused since the last work
         self.mentions = Mentions()  # the names the run's calls were given (short arguments)
         self._held: set[str] = set()  # ids of steps held back once for a name left out
-        self.streak = FailureStreak()  # a tool failing in a row is left out of one request
         self._seen: dict[str, dict[str, Any]] = {}  # the latest result of each call made
         self._reads: set[str] = set()  # calls whose result an action may change (reads, failures)
         self._stale: set[str] = set()  # of those, the ones an action came after
@@ -134,10 +132,6 @@ class CallGuard:
             elif index >= self.max_calls_per_turn:
                 msg = prompts.TOO_MANY_CALLS.format(limit=self.max_calls_per_turn)
                 item.preset = error_result(msg, "too_many_calls")
-            elif item.preset is None and item.call.name == self.streak.holding:
-                item.preset = error_result(
-                    prompts.HELD_CALL.format(tool=item.call.name), "held_back"
-                )
             elif item.preset is None and plan_required and not planner:
                 item.preset = error_result(prompts.CREATE_PLAN_FIRST, "plan_required")
             elif (missing := self._unearned(item, plan)) and item.preset is None:
@@ -192,11 +186,6 @@ class CallGuard:
         if item.signature in self._seen or item.signature in self._asked:
             return []
         return self.evidence.unsupported(item.args)
-
-    def held_note(self, tool: str) -> str:
-        """The note on a request that leaves out `tool`: its calls failed in a row."""
-        lookups = [name for name in self._untried() or self.lookups if name != tool]
-        return prompts.held_back(tool, self.streak.error, lookups)
 
     def not_called(self, names: Sequence[str]) -> list[str]:
         """The tools among `names` the model has not called in this run, in their order."""
@@ -341,7 +330,6 @@ class CallGuard:
         if _planner(item):
             return result
         failed = result.get("success") is False
-        self.streak.record(item.call.name, failed, str(result.get("error", "")))
         if self.evidence is not None:  # of a failure, what it adds (it may echo a guess)
             if failed:
                 self.evidence.add_failure(result, item.args)

@@ -238,18 +238,6 @@ def left_out(
     )
 
 
-def held_back(tool: str, error: str, lookups: Sequence[str]) -> str:
-    """The note on a request that leaves out `tool`: its last calls all failed."""
-    look = f"look up the values it needs ({', '.join(lookups)}) or " if lookups else ""
-    return (
-        f"{REMINDER_HEADER} {tool} failed several times in a row (last: {error[:200]}). It is "
-        f"not offered for this reply: {look}use another tool first, then call {tool} with "
-        "values you looked up."
-    )
-
-
-HELD_CALL = "Not run: {tool} is not offered for this reply (it failed several times in a row)."
-
 REUSED = (
     "Not run again: this exact call already ran earlier in this run, and this is its result. "
     "It counts as the current step's work."

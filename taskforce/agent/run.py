@@ -130,11 +130,18 @@ class Run:
 
     async def ask(self) -> ModelResponse:
         """One model call on a view that fits the window; one harder retry on overflow."""
-        wiring = self.wiring
+        wiring, planner = self.wiring, self.wiring.planner.name
+        specs = list(wiring.specs)
+        if self.watch.hides_planner(self.plan):
+            specs = [s for s in specs if s["function"]["name"] != planner]
+        elif self.watch.working(self.plan):  # mark and revise, no create
+            working = wiring.planner.working_spec()
+            specs = [working if s["function"]["name"] == planner else s for s in specs]
+        if self.watch.required:
+            specs = [s for s in specs if s["function"]["name"] == planner]
         answer_now = self.guard.answer_now(self.watch.finished(self.plan))  # repeating: no tools
-        specs = [] if answer_now else self.watch.tools_for(wiring.specs, wiring.planner, self.plan)
-        held = self.guard.streak.hold(len(specs) > 1)  # its calls failed in a row: left out once
-        specs = [s for s in specs if s["function"]["name"] != held]
+        if answer_now:
+            specs = []
         note = self._plan_note()
         count = wiring.model.count_tokens
         for harder in (False, True):
@@ -146,8 +153,6 @@ class Run:
                 view.append(user(prompts.plan_first(bool(planning.list_items(self.mission)))))
             if answer_now:
                 view.append(user(prompts.ANSWER_NOW))
-            elif held:
-                view.append(user(self.guard.held_note(held)))
             try:
                 response = bound_reply(await self._complete(view, specs))
                 break

@@ -8,14 +8,8 @@ adaptive exposure of the planner, and the short tool results recited with the pl
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from taskforce.models.base import ToolSpec
 from taskforce.plan import Plan
-
-if TYPE_CHECKING:
-    from taskforce.tools.planner import PlannerTool
 
 
 @dataclasses.dataclass
@@ -49,26 +43,6 @@ class PlanWatch:
             return False
         self.recited = plan.version
         return True
-
-    def tools_for(
-        self, specs: Sequence[ToolSpec], planner: PlannerTool, plan: Plan
-    ) -> list[ToolSpec]:
-        """The tools offered with the next request, as the plan stands.
-
-        The planner left out when :meth:`hides_planner`, or in its working form (mark and
-        revise, no create) while the run's plan is open; only the planner while a plan is
-        owed.
-        """
-        name = planner.name
-        offered = list(specs)
-        if self.hides_planner(plan):
-            offered = [s for s in offered if s["function"]["name"] != name]
-        elif self.working(plan):
-            working = planner.working_spec()
-            offered = [working if s["function"]["name"] == name else s for s in offered]
-        if self.required:
-            offered = [s for s in offered if s["function"]["name"] == name]
-        return offered
 
     def hides_planner(self, plan: Plan) -> bool:
         """Adaptive exposure: whether the planner is left out of this turn's tools.
