@@ -93,8 +93,8 @@ class CallGuard:
         self._work = 0  # non-planner calls run since the plan was made or a step was done
         self._runs = 0  # non-planner calls run since the plan was made
         self._backed = 0  # steps needing a tool marked done since the plan was made
-        self._failed = 0  # calls that ran and failed since the plan was made or a step was done
-        self._failing: set[str] = set()  # tools that failed since then, with no success after
+        self._failed: dict[str, bool] = {}  # tools whose calls failed since the plan was made
+        # or a step was done: whether they still fail (no success of theirs since)
         self._refused: set[str] = set()  # ids of steps refused since the last work
         self.mentions = Mentions()  # the names the run's calls were given (short arguments)
         self._held: set[str] = set()  # ids of steps held back once for a name left out
@@ -235,7 +235,7 @@ class CallGuard:
         failed on guessed ids, ``list_beds`` then gave the ids, and the watering is still
         to do).
         """
-        return [name for name in fitting_tools(step, self.actions) if name in self._failing]
+        return [name for name in fitting_tools(step, self.actions) if self._failed.get(name)]
 
     def _left_out(self, needy: list[tuple[int, Step]]) -> str | None:
         """Why to hold a "done" back (once per step): it lists names no call used yet."""
@@ -265,21 +265,17 @@ class CallGuard:
         ids = {plan.steps[n - 1].id for n in missing}
         if not ids <= self._refused:
             self._refused |= ids
-            texts = [f"step {n} ({plan.steps[n - 1].description})" for n in missing]
-            failing = [self._still_failing(plan.steps[n - 1].description) for n in missing]
-            if any(failing):
-                why = prompts.still_failing(texts, dict.fromkeys(chain(*failing)))
-                item.preset = error_result(why, "no_work_done")
-                return
-            fits = (fitting_tools(plan.steps[n - 1].description, self.actions) for n in missing)
-            why = prompts.nothing_done(texts, self._failed > 0, dict.fromkeys(chain(*fits)))
+            steps = [plan.steps[n - 1].description for n in missing]
+            texts = [f"step {n} ({step})" for n, step in zip(missing, steps, strict=True)]
+            fits = dict.fromkeys(chain(*(fitting_tools(s, self.actions) for s in steps)))
+            failing = dict.fromkeys(chain(*map(self._still_failing, steps)))
+            why = prompts.nothing_done(texts, bool(self._failed), fits, failing)
             item.preset = error_result(why, "no_work_done")
             return
         assert isinstance(item.request, SetStatus)
         note = prompts.FAILED_NOTE if self._failed else prompts.SKIPPED_NOTE
         item.request = SetStatus(tuple(missing), StepStatus.SKIPPED, note)
-        self._failed = 0  # those failures were this step's: the next one starts clean
-        self._failing.clear()
+        self._failed.clear()  # those failures were this step's: the next one starts clean
 
     def _count_work(self, item: Prepared) -> None:
         """Count a non-planner call that will run; a new plan or a step marked done spends it."""
@@ -293,11 +289,11 @@ class CallGuard:
             self._runs += 1
             self._refused.clear()
         elif _marks_done(item):
-            self._work = self._failed = 0
-            self._failing.clear()
+            self._work = 0
+            self._failed.clear()
         elif isinstance(item.request, NewPlan):
-            self._work = self._runs = self._backed = self._failed = 0
-            self._failing.clear()
+            self._work = self._runs = self._backed = 0
+            self._failed.clear()
 
     @property
     def unbacked(self) -> int:
@@ -338,12 +334,12 @@ class CallGuard:
         if failed:  # counted when screened (or rechecked): take it back, unless a tick or a
             self._runs = max(0, self._runs - 1)  # new plan later in the same turn spent it
             self._work = max(0, self._work - 1)
-            self._failed += 1
-            self._failing.add(item.call.name)
+            self._failed[item.call.name] = True
             if hint := self._hint(item):
                 result = {**result, "hint": hint}
         else:
-            self._failing.discard(item.call.name)
+            if item.call.name in self._failed:
+                self._failed[item.call.name] = False
             self.aliases.add(item.call.name, result)
             if self.one_step and not item.read_only and "note" not in result:
                 result = {**result, "note": prompts.ONE_STEP_DONE}

@@ -193,22 +193,23 @@ def stalled(current: str | None, planning: bool = True, fits: Sequence[str] = ()
     )
 
 
-def still_failing(steps: Sequence[str], tools: Iterable[str]) -> str:
-    """Why marking steps done was refused: their tools failed and have not succeeded since."""
-    named = " and ".join(tools)
-    return (
-        f"Not marked: {named} failed for {'; '.join(steps)} and has not succeeded since, so "
-        f"the step is not done yet (a lookup does not do it). Call {named} again with the "
-        f"values your lookups gave, then mark it done; if the step cannot be done, "
-        f"{planner.SKIP}."
-    )
-
-
-def nothing_done(steps: Sequence[str], failed: bool = False, tools: Iterable[str] = ()) -> str:
+def nothing_done(
+    steps: Sequence[str],
+    failed: bool = False,
+    tools: Iterable[str] = (),
+    failing: Iterable[str] = (),
+) -> str:
     """Why marking steps done was refused: no tool ran (or none succeeded) since they started.
 
     `tools`: the tools whose names the steps' words fit (``add_event`` for "add an event").
+    `failing`: those that failed since and have not succeeded after (a lookup does not do it).
     """
+    if named := " and ".join(failing):
+        return (
+            f"Not marked: {named} failed for {'; '.join(steps)} and has not succeeded since (a "
+            f"lookup does not do the step). Call {named} again with the values your lookups "
+            f"gave, then mark it done; if the step cannot be done, {planner.SKIP}."
+        )
     if failed:
         return (
             f"Not marked: no tool call succeeded for {'; '.join(steps)} (a call that failed "

@@ -317,7 +317,7 @@ async def test_a_step_whose_tool_failed_is_not_done_by_a_lookup_until_that_tool_
     refused = tool_results(model.requests[4].messages)["call_4"]
     assert refused["success"] is False and refused["error_type"] == "no_work_done"
     assert refused["error"].startswith(
-        "Not marked: water_bed failed for step 1 (Water every dry bed) and has not succeeded"
+        "Not marked: water_bed failed for step 1 (Water every dry bed) and has not succeeded since"
     )
     assert watered == ["GH-14"]
     assert [s.status.value for s in result.plan.steps] == ["DONE"]
