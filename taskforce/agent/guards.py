@@ -12,10 +12,10 @@
   since the plan was made or the last step was finished (the second refusal skips it), and
   holds one back once when its step lists names of which a call used only some
   (:mod:`~taskforce.agent.coverage`: "Madrid and Tokyo" after a lookup of Madrid alone).
-  A repeat of an earlier successful call counts as that work when the earlier run backs
-  no step yet (the model did a later step's call early): every DONE step that needs a
-  tool is still backed by a distinct run. A call that failed is no such run: it backs no
-  step, and a repeat of another call cannot stand in for it. A failed call's result (and
+  A repeat of an earlier successful call counts as that work when the earlier run backs no
+  step yet (the model did a later step's call early): every DONE step that needs a tool is
+  still backed by a distinct run. A failed call backs no step, no repeat stands in for it,
+  and while the step's own tool (named by its words) still fails no other run does. Its result (and
   the answer to its unchanged repeat) names the lookups (``read_only`` tools) not called
   yet in the run: small models invent an id and retry it; pointed at the lookups, they
   look it up. With an :class:`~taskforce.agent.grounding.Evidence`, a call (of any tool but
