@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER
 from taskforce.errors import ConfigurationError, ProviderError
 from taskforce.evals import MeteredModel
 from taskforce.evals.meter import PLANNING_PARTS
+from taskforce.models.base import Message, ToolSpec
 from taskforce.testing import ScriptedModel, estimate_tokens, reply
 from tests.evals.helpers import WordCounter, size_of
 
@@ -117,3 +120,48 @@ async def test_a_counter_failure_is_the_providers_and_stops_the_request(exc: Exc
     with pytest.raises(ProviderError, match=str(exc)):
         await model.complete([{"role": "user", "content": "hi"}], [])
     assert isinstance(model.failure, ProviderError) and inner.remaining == 1  # not asked
+
+
+class _TemplateLike(WordCounter):
+    """Refuses, as llama.cpp's Qwen template does, two assistant messages at the end."""
+
+    async def count(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+        if [m.get("role") for m in messages[-2:]] == ["assistant", "assistant"]:
+            raise ProviderError("answered HTTP 400: Cannot have 2 or more assistant messages")
+        return await super().count(messages, tools)
+
+
+async def test_a_cut_request_the_server_refuses_is_sized_by_its_estimate() -> None:
+    """BFCL's entry 7: two answers, each sent back with a reminder; cut of the reminders,
+    the request ends with two assistant messages, which the template refuses."""
+    reminder = {"role": "user", "content": f"{REMINDER_HEADER} These plan steps are open"}
+    messages = [
+        {"role": "user", "content": "do things"},
+        {"role": "assistant", "content": "done"},
+        reminder,
+        {"role": "assistant", "content": "done, really"},
+        {**reminder},
+    ]
+    model = MeteredModel(ScriptedModel([reply("ok")]), _TemplateLike())
+    await model.complete(messages, [PLANNER_SPEC, OTHER_SPEC])
+    parts, full = model.split.parts, size_of(messages, [PLANNER_SPEC, OTHER_SPEC])
+    assert parts["plan_reminders"] == estimate_tokens([reminder], []) * 2  # the estimate
+    assert parts["planner_tool"] == full - size_of(messages, [OTHER_SPEC])  # still exact
+    assert model.split.estimated_input == full and model.failure is None
+
+
+async def test_a_cut_request_that_fails_for_a_retryable_reason_still_stops() -> None:
+    class _GoneAfterOne(WordCounter):
+        calls = 0
+
+        async def count(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+            self.calls += 1
+            if self.calls > 1:
+                raise ProviderError("connection refused", retryable=True)
+            return await super().count(messages, tools)
+
+    inner = ScriptedModel([reply("ok")])
+    model = MeteredModel(inner, _GoneAfterOne())
+    with pytest.raises(ProviderError, match="connection refused"):
+        await model.complete([{"role": "user", "content": "hi"}], [PLANNER_SPEC])
+    assert inner.remaining == 1  # not asked
