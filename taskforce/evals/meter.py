@@ -22,7 +22,8 @@ loses without it (the whole request counted, then counted again without the plan
 definition, without the planner's calls and results, without the recitations, without the
 plan reminders); ``other`` is the rest. The planner's calls and results are left out
 together (a call without its result is no conversation) and their size is shared between
-the two parts as their estimates are.
+the two parts as their estimates are. A cut the server refuses though it counted the whole
+request (a chat template may reject the conversation left) is sized by its estimate.
 """
 
 from __future__ import annotations
