@@ -176,13 +176,16 @@ class MeteredModel(ModelWrapper):
         exact = dict.fromkeys(PLANNING_PARTS, 0)
         others = [t for t in tools if _spec_name(t) != PLANNER]
         if len(others) < len(tools):
-            planner = self._count([], [t for t in tools if _spec_name(t) == PLANNER])
-            exact["planner_tool"] = await _lost(counter, full, messages, others, planner)
+            lost = await _lost(counter, full, messages, others)
+            if lost is None:  # refused: the definition's estimate
+                lost = self._count([], [t for t in tools if _spec_name(t) == PLANNER])
+            exact["planner_tool"] = lost
         for group in _GROUPS:
             if any(found[p] for p in group):
                 kept = _without(messages, labels, set(group))
                 estimated = sum(found[p] for p in group)
-                lost = await _lost(counter, full, kept, tools, estimated)
+                lost = await _lost(counter, full, kept, tools)
+                lost = estimated if lost is None else lost
                 for part in group:
                     exact[part] = round(lost * found[part] / estimated)
         parts = self.split.parts
@@ -220,25 +223,22 @@ class MeteredModel(ModelWrapper):
 
 
 async def _lost(
-    counter: TokenCounter,
-    full: int,
-    kept: Sequence[Message],
-    tools: Sequence[ToolSpec],
-    estimate: int,
-) -> int:
+    counter: TokenCounter, full: int, kept: Sequence[Message], tools: Sequence[ToolSpec]
+) -> int | None:
     """What a request of `full` tokens loses when it is cut to `kept` and `tools`.
 
-    `estimate` when the server refuses the cut request though it counted the whole one: a
-    cut can make a conversation its chat template rejects (llama.cpp's Qwen template refuses
-    two assistant messages at the end, as when the finish reminders between two answers are
-    left out). A failure worth retrying (the server gone) is still raised.
+    None when the server refuses the cut request though it counted the whole one (the
+    caller falls back to the estimate): a cut can make a conversation its chat template
+    rejects (llama.cpp's Qwen template refuses two assistant messages at the end, as when
+    the finish reminders between two answers are left out). A failure worth retrying (the
+    server gone) is still raised.
     """
     try:
         return full - await counter.count(kept, tools)
     except ProviderError as exc:
         if exc.retryable:
             raise
-        return estimate
+        return None
 
 
 def _without(messages: Sequence[Message], labels: list[set[str]], parts: set[str]) -> list[Message]:
