@@ -15,15 +15,15 @@
   A repeat of an earlier successful call counts as that work when the earlier run backs no
   step yet (the model did a later step's call early): every DONE step that needs a tool is
   still backed by a distinct run. A failed call backs no step, no repeat stands in for it,
-  and while the step's own tool (named by its words) still fails no other run does. Its result (and
-  the answer to its unchanged repeat) names the lookups (``read_only`` tools) not called
-  yet in the run: small models invent an id and retry it; pointed at the lookups, they
-  look it up. With an :class:`~taskforce.agent.grounding.Evidence`, a call (of any tool but
-  the planner) whose figures or addresses appear in no message or tool result the model was
-  given is answered once without running (a guess, e.g. a phone number made up for a note,
-  or a time made up for a lookup whose answer would then pass for a fact): the answer names
-  the values and the lookups; the same call made again runs (the model may have worked the
-  value out itself). Arithmetic arguments are not checked. A failed call that passed a name
+  nor, while the step's own tool (named by its words) still fails, does any other run. A
+  failed call's result (and the answer to its unchanged repeat) names the lookups
+  (``read_only`` tools) not called yet in the run: small models invent an id and retry it;
+  pointed at the lookups, they look it up. With an :class:`~taskforce.agent.grounding.Evidence`, a
+  call (of any tool but the planner) whose figures or addresses appear in no message or tool result
+  the model was given is answered once without running (a guess, e.g. a phone number made up for a
+  note, or a time made up for a lookup whose answer would then pass for a fact): the answer names
+  the values and the lookups; the same call made again runs (the model may have worked the value out
+  itself). Arithmetic arguments are not checked. A failed call that passed a name
   where an earlier result gave an id beside it is told that id (:mod:`~taskforce.agent.aliases`).
   In a mission judged one step, a successful action notes that the answer is due if that was all.
 
