@@ -1,31 +1,25 @@
 """Guards against the ways small models go wrong: loops, floods, early finishes.
 
-* :class:`CallGuard` answers a call the model already made (same tool, same arguments) with
-  the earlier result instead of running it again. A successful call of a tool that is not
+* :class:`CallGuard` answers a call the model already made (same tool, same arguments) with the
+  earlier result instead of running it again. A successful call of a tool that is not
   ``read_only`` is an action that may have changed the world: a read made before it (a
-  ``read_only`` tool's call), or a call that failed before it, is run again when repeated,
-  and its new result is shown if it differs (the same result is answered as any repeat).
-  The same action is never run twice in one run (a tool not marked ``read_only`` counts as
-  an action). It answers calls beyond the per-turn cap with an error, and holds back
-  other tools until a plan exists when one is required. With ``require_work`` it also
-  refuses to mark a step done (of a plan made in the same turn too) when no other tool ran
-  since the plan was made or the last step was finished (the second refusal skips it), and
-  holds one back once when its step lists names of which a call used only some
-  (:mod:`~taskforce.agent.coverage`: "Madrid and Tokyo" after a lookup of Madrid alone).
-  A repeat of an earlier successful call counts as that work when the earlier run backs no
-  step yet (the model did a later step's call early): every DONE step that needs a tool is
-  still backed by a distinct run. A failed call backs no step, no repeat stands in for it,
-  nor, while the step's own tool (named by its words) still fails, does any other run. A
-  failed call's result (and the answer to its unchanged repeat) names the lookups
+  ``read_only`` tool's call), or a call that failed before it, is run again when repeated, and
+  its new result is shown if it differs (the same result is answered as any repeat). The same
+  action is never run twice in one run (a tool not marked ``read_only`` counts as an action). It
+  answers calls beyond the per-turn cap with an error, and holds back other tools until a plan
+  exists when one is required. With ``require_work`` it refuses to mark a step done that no tool
+  run backs, as its :class:`~taskforce.agent.backing.Backing` (completion needs evidence) says.
+  A failed call's result (and the answer to its unchanged repeat) names the lookups
   (``read_only`` tools) not called yet in the run: small models invent an id and retry it;
-  pointed at the lookups, they look it up. With an :class:`~taskforce.agent.grounding.Evidence`, a
-  call (of any tool but the planner) whose figures or addresses appear in no message or tool result
-  the model was given is answered once without running (a guess, e.g. a phone number made up for a
-  note, or a time made up for a lookup whose answer would then pass for a fact): the answer names
-  the values and the lookups; the same call made again runs (the model may have worked the value out
-  itself). Arithmetic arguments are not checked. A failed call that passed a name
-  where an earlier result gave an id beside it is told that id (:mod:`~taskforce.agent.aliases`).
-  In a mission judged one step, a successful action notes that the answer is due if that was all.
+  pointed at the lookups, they look it up. With an :class:`~taskforce.agent.grounding.Evidence`,
+  a call (of any tool but the planner) whose figures or addresses appear in no message or tool
+  result the model was given is answered once without running (a guess, e.g. a phone number made
+  up for a note, or a time made up for a lookup whose answer would then pass for a fact): the
+  answer names the values and the lookups; the same call made again runs (the model may have
+  worked the value out itself). Arithmetic arguments are not checked. A failed call that passed
+  a name where an earlier result gave an id beside it is told that id
+  (:mod:`~taskforce.agent.aliases`). In a mission judged one step, a successful action notes
+  that the answer is due if that was all.
 
 :class:`~taskforce.agent.finish.FinishGuard` holds back early answers.
 """
@@ -33,17 +27,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from itertools import chain
 from typing import Any
 
 from taskforce.agent import prompts
 from taskforce.agent.aliases import Aliases
-from taskforce.agent.coverage import Mentions
+from taskforce.agent.backing import Backing, marks_done
 from taskforce.agent.dispatch import Prepared, runs
 from taskforce.agent.grounding import Evidence, shown
-from taskforce.agent.planning import fitting_tools, needs_tool, tool_steps
-from taskforce.plan import Plan, Step, StepStatus
-from taskforce.plan.requests import NewPlan, PlanRequest, SetStatus
+from taskforce.plan import Plan
+from taskforce.plan.requests import PlanRequest
 from taskforce.tools.base import error_result
 
 _PREVIOUS_CHARS = 2_000
@@ -90,14 +82,8 @@ class CallGuard:
         self._called: set[str] = set()  # the names of the tools the model called in this run
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._nudges = 0  # stall reminders sent since the last forced answer
-        self._work = 0  # non-planner calls run since the plan was made or a step was done
-        self._runs = 0  # non-planner calls run since the plan was made
-        self._backed = 0  # steps needing a tool marked done since the plan was made
-        self._failed: dict[str, bool] = {}  # tools whose calls failed since the plan was made
-        # or a step was done: whether they still fail (no success of theirs since)
-        self._refused: set[str] = set()  # ids of steps refused since the last work
-        self.mentions = Mentions()  # the names the run's calls were given (short arguments)
-        self._held: set[str] = set()  # ids of steps held back once for a name left out
+        self.backing = Backing(self.actions)
+        """The tool runs of the run's plan and the steps they back (completion needs evidence)."""
         self._seen: dict[str, dict[str, Any]] = {}  # the latest result of each call made
         self._reads: set[str] = set()  # calls whose result an action may change (reads, failures)
         self._stale: set[str] = set()  # of those, the ones an action came after
@@ -135,21 +121,22 @@ class CallGuard:
             elif item.preset is None and plan_required and not planner:
                 item.preset = error_result(prompts.CREATE_PLAN_FIRST, "plan_required")
             elif (missing := self._unearned(item, plan)) and item.preset is None:
-                self._refuse(item, plan, missing)
+                self.backing.refuse(item, plan, missing)
             elif values := self._unsupported(item):
                 msg = prompts.unsupported(shown(values), self._untried())
                 item.preset = error_result(msg, "unsupported_value")
                 asked.add(item.signature)
             elif item.preset is None and item.signature in self._seen:
                 item.preset = self._repeated(item, self._seen[item.signature])
-                self._reuse(item, self._seen[item.signature], plan)
+                if self.require_work and not planner:
+                    self.backing.reuse(item, self._seen[item.signature], plan)
                 if item.signature in self._stale:  # run it again; the answer if unchanged
                     item.recheck = self._seen[item.signature]
             elif item.preset is None and item.signature in first_of:
                 item.duplicate_of = first_of[item.signature]
             elif item.preset is None:
                 first_of[item.signature] = item
-            self._count_work(item)
+            self.backing.count(item, planner)
             self._called.add(item.call.name)
             if planner and item.preset is None and item.request and index + 1 < len(items):
                 plan = self.draft(item.request, plan) if self.draft else plan  # for later calls
@@ -202,108 +189,21 @@ class CallGuard:
 
     def _unearned(self, item: Prepared, plan: Plan) -> list[int]:
         """The steps `item` would mark done with no tool run as evidence (empty: fine)."""
-        if not (self.require_work and _marks_done(item)) or item.refusal is not None:
+        if not (self.require_work and marks_done(item)) or item.refusal is not None:
             return []
         if item.preset is not None:
             return []
-        assert isinstance(item.request, SetStatus)
-        if item.request.note:
-            return []  # the model's own account of how it was done, kept on the step
-        steps = plan.steps
-        wanted = [
-            (n, steps[n - 1])
-            for n in item.request.indices
-            if 0 < n <= len(steps) and steps[n - 1].status.is_open
-        ]
-        needy = [  # a gated step is checked by the human who approves it
-            (n, s) for n, s in wanted if needs_tool(s.description) and not s.requires_approval
-        ]
-        if len(needy) > self._work:
-            return [n for n, _ in needy[self._work :]]
-        if failing := [n for n, s in needy if self._still_failing(s.description)]:
-            return failing
-        if held := self._left_out(needy):  # asked once; a preset, not a refusal
-            item.preset = error_result(held, "names_left_out")
-            return []
-        self._backed += len(needy)  # accepted (counted before the call runs, like work)
-        return []
-
-    def _still_failing(self, step: str) -> list[str]:
-        """The tools fitting `step`'s words that failed since it started, with no success after.
-
-        A lookup after them does not do the step ("Water every dry bed": ``water_bed``
-        failed on guessed ids, ``list_beds`` then gave the ids, and the watering is still
-        to do).
-        """
-        return [name for name in fitting_tools(step, self.actions) if self._failed.get(name)]
-
-    def _left_out(self, needy: list[tuple[int, Step]]) -> str | None:
-        """Why to hold a "done" back (once per step): it lists names no call used yet."""
-        for n, step in needy:
-            used, missing, tools = self.mentions.left_out(step.description)
-            if missing and step.id not in self._held:
-                self._held.add(step.id)
-                return prompts.left_out(n, step.description, used, missing, tools)
-        return None
-
-    def _reuse(self, item: Prepared, previous: Mapping[str, Any], plan: Plan) -> None:
-        """Count a repeat of a successful run as work when that run backs no step yet.
-
-        Only while a step that needs a tool is open: with none left, a repeat is a repeat.
-        """
-        if not self.require_work or _planner(item) or previous.get("success") is False:
-            return
-        if not tool_steps(plan):
-            return
-        item.reused = self._runs - self._backed - self._work > 0
-        self._work += item.reused
-        if item.reused:  # the earlier result, as a success: the work is done
-            item.preset = {**previous, "note": prompts.REUSED}
-
-    def _refuse(self, item: Prepared, plan: Plan, missing: list[int]) -> None:
-        """Refuse an unearned "done"; the second time for the same steps, skip them."""
-        ids = {plan.steps[n - 1].id for n in missing}
-        if not ids <= self._refused:
-            self._refused |= ids
-            steps = [plan.steps[n - 1].description for n in missing]
-            texts = [f"step {n} ({step})" for n, step in zip(missing, steps, strict=True)]
-            fits = dict.fromkeys(chain(*(fitting_tools(s, self.actions) for s in steps)))
-            failing = dict.fromkeys(chain(*map(self._still_failing, steps)))
-            why = prompts.nothing_done(texts, bool(self._failed), fits, failing)
-            item.preset = error_result(why, "no_work_done")
-            return
-        assert isinstance(item.request, SetStatus)
-        note = prompts.FAILED_NOTE if self._failed else prompts.SKIPPED_NOTE
-        item.request = SetStatus(tuple(missing), StepStatus.SKIPPED, note)
-        self._failed.clear()  # those failures were this step's: the next one starts clean
-
-    def _count_work(self, item: Prepared) -> None:
-        """Count a non-planner call that will run; a new plan or a step marked done spends it."""
-        if item.reused:
-            self._refused.clear()
-        if item.preset is not None or item.duplicate_of is not None:
-            return
-        if not _planner(item):
-            self.mentions.add(item.call.name, item.args)
-            self._work += 1
-            self._runs += 1
-            self._refused.clear()
-        elif _marks_done(item):
-            self._work = 0
-            self._failed.clear()
-        elif isinstance(item.request, NewPlan):
-            self._work = self._runs = self._backed = 0
-            self._failed.clear()
+        return self.backing.unearned(item, plan)
 
     @property
     def unbacked(self) -> int:
         """Successful tool runs since the plan was made that back no DONE step yet."""
-        return max(0, self._runs - self._backed)
+        return self.backing.unbacked
 
     @property
     def worked(self) -> bool:
         """Whether a tool ran (or an early run was reused) since the last step was done."""
-        return self._work > 0
+        return self.backing.worked
 
     def record(self, item: Prepared, result: Mapping[str, Any]) -> Mapping[str, Any]:
         """Remember the result of a call that actually ran; return what the model is shown.
@@ -331,15 +231,11 @@ class CallGuard:
                 self.evidence.add_failure(result, item.args)
             else:
                 self.evidence.add_value(result)
-        if failed:  # counted when screened (or rechecked): take it back, unless a tick or a
-            self._runs = max(0, self._runs - 1)  # new plan later in the same turn spent it
-            self._work = max(0, self._work - 1)
-            self._failed[item.call.name] = True
+        self.backing.ran(item.call.name, failed)  # counted when screened (or rechecked)
+        if failed:
             if hint := self._hint(item):
                 result = {**result, "hint": hint}
         else:
-            if item.call.name in self._failed:
-                self._failed[item.call.name] = False
             self.aliases.add(item.call.name, result)
             if self.one_step and not item.read_only and "note" not in result:
                 result = {**result, "note": prompts.ONE_STEP_DONE}
@@ -356,10 +252,7 @@ class CallGuard:
         item.preset = None
         self._stalled = 0
         self.stuck = False
-        self._runs += 1
-        if not item.reused:
-            self._work += 1
-        self._refused.clear()
+        self.backing.rerun(item)
 
     def nudge(self) -> bool:
         """True (once) when the last two turns only repeated calls: send the stall prompt."""
@@ -384,12 +277,6 @@ class CallGuard:
 def _planner(item: Prepared) -> bool:
     """Whether `item` is a call of the planner (decoded, or refused by it)."""
     return item.request is not None or item.refusal is not None
-
-
-def _marks_done(item: Prepared) -> bool:
-    """Whether `item` is a planner call that marks a step DONE."""
-    request = item.request
-    return isinstance(request, SetStatus) and request.status is StepStatus.DONE
 
 
 def _shorten(result: Mapping[str, Any]) -> dict[str, Any]:
