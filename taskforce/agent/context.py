@@ -24,35 +24,27 @@ compaction.
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Callable, Sequence
 
 from taskforce.agent import prompts
 from taskforce.agent.dispatch import PLANNER
-from taskforce.errors import ProviderError
+from taskforce.agent.overflow import is_context_overflow, named_window
 from taskforce.models.base import Message, ToolSpec
 
 TokenCounter = Callable[[Sequence[Message], Sequence[ToolSpec]], int]
 
-_OVERFLOW = re.compile(
-    r"context[ _-]?(length|window)|maximum context|too many tokens|prompt is too long|"
-    r"exceeds? the (model'?s? )?(context|maximum)|n_ctx|input is too long|reduce the length",
-    re.IGNORECASE,
-)
 _CUT = "… [shortened]"
-
-
-def is_context_overflow(exc: BaseException) -> bool:
-    """Whether a provider error says the prompt did not fit the context window."""
-    if not isinstance(exc, ProviderError):
-        return False
-    return "ContextWindow" in type(exc).__name__ or bool(_OVERFLOW.search(str(exc)))
 
 
 def _cut(text: str | None, limit: int | None) -> str | None:
     if text is None or limit is None or len(text) <= limit:
         return text
     return text[:limit] + _CUT
+
+
+def _reserve(window: int | None) -> int:
+    """The tokens kept free for the answer by default: a quarter of the window, 256-4096."""
+    return 0 if window is None else max(256, min(window // 4, 4096))
 
 
 def _groups(history: Sequence[Message]) -> list[list[int]]:
@@ -200,16 +192,16 @@ class ContextBudget:
 
     Args:
         window: The model's context size in tokens (None: unknown, no compaction unless
-            the provider reports an overflow).
+            the provider reports an overflow; one that names the size teaches it, see
+            :meth:`overflowed`).
         reserve: Tokens kept free for the answer (default: a quarter of the window,
             between 256 and 4096).
     """
 
     def __init__(self, window: int | None, reserve: int | None = None) -> None:
         self.window = window
-        if window is not None and reserve is None:
-            reserve = max(256, min(window // 4, 4096))
-        self.reserve = reserve or 0
+        self._auto_reserve = reserve is None
+        self.reserve = _reserve(window) if reserve is None else reserve
         self._tally = _Tally()  # the whole conversation
         self._tally_compact = _Tally()  # the compacted views (each prunes by its own views)
         self._over: tuple[int, Message, int] | None = None  # (length, last message, size)
@@ -232,6 +224,22 @@ class ContextBudget:
             return
         estimate = (self._tally if level == 0 else self._tally_compact).bound(view, tools, count)
         self._scale = min(4.0, max(self._scale, reported / max(estimate, 1)))
+
+    def overflowed(self, error: BaseException) -> bool:
+        """Whether a provider's `error` says the view did not fit; learns the size it names.
+
+        The size is taken when no window was known (a local model litellm does not know,
+        run without ``context_window``) or the named one is smaller than the one given:
+        later views are then fitted to it, instead of overflowing turn after turn.
+        """
+        if not is_context_overflow(error):
+            return False
+        size = named_window(error)
+        if size is not None and size > 0 and (self.window is None or size < self.window):
+            self.window = size
+            if self._auto_reserve:
+                self.reserve = _reserve(size)
+        return True
 
     def _room(self) -> int:
         """Counted tokens a view may take: the window less the reserve, calibrated."""

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taskforce.agent import echo, planning, prompts, textcalls
-from taskforce.agent.context import ContextBudget, is_context_overflow
+from taskforce.agent.context import ContextBudget
 from taskforce.agent.dispatch import Prepared, loop_call, parse_call, runs, tool_message
 from taskforce.agent.events import EventKind, EventSink, Redactor
 from taskforce.agent.finish import FinishGuard
@@ -157,7 +157,7 @@ class Run:
                 response = bound_reply(await self._complete(view, specs))
                 break
             except ProviderError as exc:
-                if harder or not is_context_overflow(exc):
+                if harder or not wiring.budget.overflowed(exc):  # a size it names is learned
                     raise
                 await self._emit(EventKind.ERROR, message=str(exc), recovered=True)
         wiring.budget.calibrate(view, specs, count, level, response.usage.prompt_tokens)

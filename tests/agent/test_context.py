@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.context import ContextBudget, is_context_overflow
+from taskforce.agent.context import ContextBudget
+from taskforce.agent.overflow import is_context_overflow
 from taskforce.agent.prompts import PLAN_HEADER
 from taskforce.errors import ContextWindowExceededError, ProviderError
 from taskforce.models.base import Message, ModelResponse, ToolSpec, Usage
@@ -402,3 +403,26 @@ async def test_a_counter_that_undercounts_the_provider_is_calibrated_by_its_usag
     assert events.of("error") == []  # no overflow: the budget learned the ratio on turn 1
     assert max(sizes) <= WINDOW and len(sizes) == 13
     assert max(e.data["compaction"] for e in events.of("llm_call")) >= 1
+
+
+async def test_a_window_the_provider_names_is_learned_so_later_turns_fit(events: Events) -> None:
+    sizes: list[int] = []
+    served = 2000  # the server's window, which the model does not know
+
+    def fn(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
+        size = estimate_tokens(messages, tools)
+        sizes.append(size)
+        if size > served:
+            raise ContextWindowExceededError(
+                f"request ({size} tokens) exceeds the available context size ({served} tokens)"
+            )
+        return call("big_page", page=len(sizes)) if len(sizes) < 14 else reply("read them")
+
+    model = FunctionModel(fn)  # no window known
+    agent = LeanAgent(model=model, tools=[FunctionTool(big_page)], on_event=events)
+    result = await agent.execute("Read the pages one by one", "learn")
+    assert result.status is AgentStatus.COMPLETED, result
+    overflows = [s for s in sizes if s > served]
+    assert len(overflows) == 1  # learned at the first one: every later view fits
+    assert agent.budget.window == served
+    assert [e.data["recovered"] for e in events.of("error")] == [True]
