@@ -124,7 +124,7 @@ def run_eval(options: EvalOptions, console: Console) -> int:
         console.print(f"Report: {options.report} (from stored results; nothing run)")
         return 0
     suite = load_suite(options.suite)
-    from taskforce.cli._eval_tokens import remeasure_command, token_counter
+    from taskforce.cli._eval_tokens import remeasure_command, token_counter, with_server_window
 
     counter = token_counter(options, console)
     if options.remeasure and counter is not None:  # (--remeasure always has a counter)
@@ -133,6 +133,7 @@ def run_eval(options: EvalOptions, console: Console) -> int:
             write_report(options, command, notes, console)
             console.print(f"Report: {options.report}")
         return 0
+    options = with_server_window(options, console)
     settings = RunSettings(
         options.max_steps, options.timeout, options.context_window, options.temperature,
         options.seed,

@@ -1,4 +1,7 @@
-"""`taskforce eval`'s token counts: exact on the server or estimated, and --remeasure.
+"""What `taskforce eval` asks the model's server: token counts, its window, --remeasure.
+
+Token counts are exact where the server counts, else estimated; the context window is the
+server's own when --context-window is not given.
 
 --remeasure counts stored runs again exactly, with no model call (evals/replay.py).
 """
@@ -6,6 +9,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 from typing import TYPE_CHECKING
 
@@ -13,7 +17,7 @@ from rich.console import Console
 
 from taskforce.cli._safe import one_line
 from taskforce.errors import ConfigurationError, ProviderError
-from taskforce.evals.prompt_tokens import ServerTokenCounter
+from taskforce.evals.prompt_tokens import ServerTokenCounter, server_window
 from taskforce.plan.text import plural
 
 if TYPE_CHECKING:
@@ -57,6 +61,26 @@ def token_counter(options: EvalOptions, console: Console) -> ServerTokenCounter 
         )
         return None
     return counter
+
+
+def with_server_window(options: EvalOptions, console: Console) -> EvalOptions:
+    """`options` with --context-window set to the server's own window when none was given.
+
+    Only a llama.cpp server says it (``GET /props``); litellm does not know a local model's
+    window, and without one a run would first learn it from an overflow. The command line
+    the report and the progress show stays as typed.
+    """
+    if options.context_window is not None or not options.api_base:
+        return options
+    window = asyncio.run(server_window(options.api_base))
+    if window is None:
+        return options
+    console.print(
+        f"Context window: {window} tokens, the server's (--context-window sets another)",
+        markup=False,
+        highlight=False,
+    )
+    return dataclasses.replace(options, context_window=window)
 
 
 def remeasure_command(

@@ -7,6 +7,7 @@ the model's own vocabulary. A llama.cpp server says both: ``POST /apply-template
 chat request into the prompt text and ``POST /tokenize`` turns that into tokens, so
 :class:`ServerTokenCounter` sizes a request exactly as the model reads it (on the stored
 evaluation runs it equals the ``prompt_tokens`` the server reported, request by request).
+The same server says its context window too (``GET /props``): :func:`server_window`.
 """
 
 from __future__ import annotations
@@ -19,13 +20,30 @@ import httpx
 from taskforce.errors import ConfigurationError, ProviderError
 from taskforce.models.base import Message, ToolSpec
 
-__all__ = ["ServerTokenCounter", "server_root"]
+__all__ = ["ServerTokenCounter", "server_root", "server_window"]
 
 
 def server_root(api_base: str) -> str:
     """The server's root URL from an OpenAI-style base (``http://host:8080/v1`` → ``.../``)."""
     root = api_base.strip().rstrip("/")
     return root[: -len("/v1")] if root.endswith("/v1") else root
+
+
+async def server_window(api_base: str, *, wait: float = 10.0) -> int | None:
+    """The context size of each of a llama.cpp server's slots (``GET /props``), else None.
+
+    None for a server that does not say (not llama.cpp's, unreachable, an odd answer);
+    `wait`: seconds allowed for the answer.
+    """
+    try:
+        async with httpx.AsyncClient(base_url=server_root(api_base), timeout=wait) as client:
+            response = await client.get("/props")
+        props = response.json() if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError):
+        return None
+    settings = props.get("default_generation_settings") if isinstance(props, dict) else None
+    size = settings.get("n_ctx") if isinstance(settings, dict) else None
+    return size if type(size) is int and size > 0 else None
 
 
 class ServerTokenCounter:

@@ -372,3 +372,23 @@ def test_tokens_are_exact_by_default_where_the_server_counts(cli: Invoke, tmp_pa
     )
     assert refused.exit_code != 0 and "needs llama.cpp's server" in refused.output
     assert not (tmp_path / "d.jsonl").exists()  # nothing ran
+
+
+def test_the_servers_own_window_is_the_default_context_window(cli: Invoke, tmp_path: Path) -> None:
+    def run(server: FakeOpenAIServer, results: Path, *flags: str) -> tuple[Any, str, str]:
+        server.script(reply("4"))
+        done = cli("eval", "--model", "openai/test-model", "--api-base", server.url,
+                   "--arms", "none", "--mission", "multiply", "--results", str(results),
+                   *flags)  # fmt: skip
+        assert done.exit_code == 0, done.output
+        row = json.loads(results.read_text().splitlines()[-1])
+        return row["meta"]["settings"]["context_window"], done.stdout, row["meta"]["argv"]
+
+    with FakeOpenAIServer(tokenizer=True, n_ctx=4096) as llama_cpp:
+        told, said, argv = run(llama_cpp, tmp_path / "a.jsonl")
+        given, _, _ = run(llama_cpp, tmp_path / "b.jsonl", "--context-window", "2048")
+    with FakeOpenAIServer() as plain:  # no GET /props: the window stays unknown
+        unknown, quiet, _ = run(plain, tmp_path / "c.jsonl")
+    assert told == 4096 and "Context window: 4096 tokens, the server's" in said
+    assert "--context-window" not in argv  # the command as typed
+    assert given == 2048 and unknown is None and "Context window" not in quiet

@@ -20,6 +20,7 @@ not retried by clients, so a test that under-scripts fails fast and clearly).
 ``FakeOpenAIServer(tokenizer=True)`` also answers llama.cpp's ``POST /apply-template``
 (the prompt: :func:`template_of` the request) and ``POST /tokenize`` (one token per
 whitespace-separated word: :func:`tokens_of`), so a test knows every count exactly.
+``FakeOpenAIServer(n_ctx=8192)`` answers llama.cpp's ``GET /props`` with that context size.
 ``stream=true`` requests get the same reply as server-sent events.
 """
 
@@ -143,8 +144,9 @@ def error(
 class FakeOpenAIServer:
     """A threaded HTTP server answering chat completions from a script; records requests."""
 
-    def __init__(self, *, tokenizer: bool = False) -> None:
+    def __init__(self, *, tokenizer: bool = False, n_ctx: int | None = None) -> None:
         self.tokenizer = tokenizer
+        self.n_ctx = n_ctx  # llama.cpp's GET /props tells it when set
         self._items: deque[ScriptItem] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -331,6 +333,8 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             if self.path.rstrip("/").endswith("/models"):
                 self._send(200, {"object": "list", "data": [{"id": "test-model"}]})
+            elif self.path == "/props" and server.n_ctx is not None:
+                self._send(200, {"default_generation_settings": {"n_ctx": server.n_ctx}})
             else:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
 
