@@ -6,14 +6,14 @@ on a fresh plan (untimed), then their ops take turns in a random order (``_inter
 
 - ``taskforce``: ``PlannerTool.execute(mark_done)`` bound to a ``StateManager`` on an SQLite
   file (WAL, synchronous=FULL). Its time is split, op by op, at the edges of the one call
-  that runs in the connection's thread (``_tx.run_sqlite``, patched here to note the time
-  on entry and exit): ``before`` (decode, apply, encode, up to the hand-over), ``in thread``
-  (BEGIN IMMEDIATE .. COMMIT with its fsync, and the statements' own Python), ``after``
-  (the hand-back to the event loop, cache, result).
+  that runs in the connection's thread (``_tx.run_sqlite`` as ``_runner`` calls it, patched
+  to note the time on entry and exit): ``before`` (decode, apply, encode, up to the
+  hand-over), ``in thread`` (BEGIN IMMEDIATE .. COMMIT with its fsync, and the statements'
+  own Python), ``after`` (the hand-back to the event loop, cache, result).
 - ``hop``: one empty call through an aiosqlite connection's thread (the hand-over and back).
-- ``origin write``: the origin's file save (indent=2 JSON, one fsync of the file, see
-  ``peers.py``) run inline, and ``origin save``: the same through ``asyncio.to_thread``, as
-  the origin does.
+- ``origin save``: the origin's file save (indent=2 JSON, one fsync of the file, through
+  ``asyncio.to_thread``, as the origin does: ``peers.OriginPeer``, the write alone, as in
+  ``bench_planner.py``), and ``origin write``: the same save run inline.
 
 Prints one JSON object: each part's median ms over the rounds, and the rounds' load.
 
@@ -23,7 +23,6 @@ Prints one JSON object: each part's median ms over the rounds, and the rounds' l
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import statistics
 import sys
@@ -39,9 +38,9 @@ import aiosqlite
 import taskforce.store._runner as runner_module
 from bench._common import run
 from bench._interleave import Contender, interleave
-from bench.peers import OriginPlanner, _write_json, tasks
+from bench.bench_planner import Taskforce
+from bench.peers import OriginPeer
 from taskforce.store import StateManager
-from taskforce.tools.planner import PlannerTool
 
 OPS = 10
 
@@ -69,21 +68,15 @@ async def main() -> dict[str, Any]:
 
     runner_module.run_sqlite = noted  # type: ignore[assignment]
     store = StateManager(f"sqlite+aiosqlite:///{workdir / 'tf.db'}")
-    box: dict[str, Any] = {}
-
-    async def tf_prepare() -> None:
-        box["tool"] = PlannerTool(state_manager=store, session_id=uuid.uuid4().hex[:12])
-        await box["tool"].execute(action="create_plan", tasks=tasks(n))
+    bound = Taskforce(store, n)  # bench_planner's contender: a fresh session per round
 
     async def tf_op(j: int) -> float:
-        start = time.perf_counter()
-        result = await box["tool"].execute(action="mark_done", step_index=[j % n + 1])
+        elapsed = await bound.op(j)
         end = time.perf_counter()
-        assert result["success"], result
-        parts["before"].append(marks["in"] - start)
+        parts["before"].append(marks["in"] - (end - elapsed))
         parts["in thread"].append(marks["out"] - marks["in"])
         parts["after"].append(end - marks["out"])
-        return end - start
+        return elapsed
 
     hop_db = await aiosqlite.connect(str(workdir / "hop.db"))
 
@@ -93,23 +86,22 @@ async def main() -> dict[str, Any]:
         return time.perf_counter() - start
 
     def origin_side(threaded: bool) -> Contender:
-        side: dict[str, Any] = {}
+        """The origin's save (``peers.OriginPeer``): timed alone, through to_thread or inline."""
+        peer = OriginPeer(workdir / ("origin-save" if threaded else "origin-write"))
 
         async def prepare() -> None:
-            side["plan"] = OriginPlanner(tasks(n))
-            side["path"] = workdir / f"{uuid.uuid4().hex}.json"
+            await peer.prepare(n)
 
-        async def op(j: int) -> float:
-            side["plan"].mark_done(j % n + 1)
-            state = {"session_id": "bench", "planner_state": side["plan"].get_state()}
+        async def inline(j: int) -> float:
+            peer.plan.mark_done(j % n + 1)
+            state = peer.plan.get_state()
             start = time.perf_counter()
-            if threaded:
-                await asyncio.to_thread(_write_json, side["path"], state)
-            else:
-                _write_json(side["path"], state)
+            peer.save(state)
             return time.perf_counter() - start
 
-        return Contender("origin save" if threaded else "origin write", prepare, op)
+        if threaded:
+            return Contender("origin save", prepare, peer.write)
+        return Contender("origin write", prepare, inline)
 
     async def nothing() -> None:
         return None
@@ -117,7 +109,7 @@ async def main() -> dict[str, Any]:
     load_before = os.getloadavg()
     per_round = await interleave(
         [
-            Contender("taskforce", tf_prepare, tf_op),
+            Contender("taskforce", bound.prepare, tf_op),
             Contender("hop", nothing, hop_op),
             origin_side(threaded=False),
             origin_side(threaded=True),

@@ -134,8 +134,11 @@ class OriginPeer(Peer):
         self.session = {"session_id": self.path.stem, "mission": "bench", "status": "running"}
 
     async def store(self, plan_state: dict[str, Any], rendered: str) -> None:
-        state = {**self.session, "planner_state": plan_state}
-        await asyncio.to_thread(_write_json, self.path, state)
+        await asyncio.to_thread(self.save, plan_state)
+
+    def save(self, plan_state: dict[str, Any]) -> None:
+        """The file save itself (``store`` runs it in a thread, as the origin does)."""
+        _write_json(self.path, {**self.session, "planner_state": plan_state})
 
     async def pragmas(self) -> dict[str, Any]:
         return {"format": "JSON, indent=2", "fsync": "the file, once", "directory fsync": "none"}
