@@ -1,13 +1,14 @@
-"""An in-memory ``mark_done`` back to back, and right after a wait: how much slower it runs cold.
+"""An in-memory ``mark_done`` hot, and right after a wait: how much slower it runs cold.
 
 A diagnostic for the durable ratio at 10 steps, not a comparison with peers' writes. Between
 two durable ``mark_done`` calls the process waits for the commit's fsync, and the Python that
 runs next starts with caches the wait left cold. This times the same in-memory operation of
 taskforce (``PlannerTool.execute``, unbound) and of the origin's planner (``OriginPlanner``,
 as ``bench_planner.py`` describes it) in three conditions, interleaved per round in a random
-order (``_interleave``): hot (the same call made once, untimed, just before), after a 0.3 ms
-sleep (about one commit's fsync), and after a 2 ms sleep. The warm-up calls and the sleeps are
-not timed.
+order (``_interleave``): hot (a call on the same step made, untimed, just before: taskforce
+starts the step, so the timed call is a real change, IN_PROGRESS to DONE, not a repeat), after
+a 0.3 ms sleep (about one commit's fsync), and after a 2 ms sleep (those timed calls take a
+step from PENDING to DONE). The warm-up calls and the sleeps are not timed.
 
 Prints one JSON object: each contender's median ms per condition, the per-round ratio
 taskforce ÷ origin per condition (median), and the rounds' load.
@@ -58,7 +59,7 @@ async def main() -> dict[str, Any]:
             if pause:
                 time.sleep(pause)  # noqa: ASYNC251 - a blocking wait is the point: nothing else runs
             else:
-                await box["tool"].execute(**call)
+                await box["tool"].execute(**call, status="IN_PROGRESS")
             start = time.perf_counter()
             result = await box["tool"].execute(**call)
             elapsed = time.perf_counter() - start
