@@ -2,7 +2,8 @@
 
 A diagnostic for the durable ratio at 10 steps, not a comparison with peers' writes. Between
 two durable ``mark_done`` calls the process waits for the commit's fsync, and the Python that
-runs next starts with caches the wait left cold. This times the same in-memory operation of
+runs next starts cold (whatever the wait left behind: caches, the CPU's state); here, a plain
+sleep stands in for that wait. This times the same in-memory operation of
 taskforce (``PlannerTool.execute``, unbound) and of the origin's planner (``OriginPlanner``,
 as ``bench_planner.py`` describes it) in three conditions, interleaved per round in a random
 order (``_interleave``): hot (a call on the same step made, untimed, just before: taskforce
