@@ -11,8 +11,8 @@ starts the step, so the timed call is a real change, IN_PROGRESS to DONE, not a 
 a 0.3 ms sleep (about one commit's fsync), and after a 2 ms sleep (those timed calls take a
 step from PENDING to DONE). The warm-up calls and the sleeps are not timed.
 
-Prints one JSON object: each contender's median ms per condition, the per-round ratio
-taskforce ÷ origin per condition (median), and the rounds' load.
+Prints one JSON object: per condition, each side's median ms and the per-round ratio
+taskforce ÷ origin (median and IQR, ``_interleave.compare``), and the rounds' load.
 
     .venv/bin/python bench/bench_cold.py [--rounds 60] [--steps 10]
 """
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -30,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import run
-from bench._interleave import Contender, interleave
+from bench._interleave import Contender, compare, interleave
 from bench.peers import OriginPlanner, tasks
 from taskforce import PlannerTool
 
@@ -90,24 +89,17 @@ async def main() -> dict[str, Any]:
         OPS,
     )
     load_after = os.getloadavg()
-    ratios = {
-        label: round(
-            statistics.median(
-                a / b
-                for a, b in zip(
-                    per_round[f"taskforce {label}"], per_round[f"origin {label}"], strict=True
-                )
-            ),
-            2,
-        )
-        for label in PAUSES
-    }
     return {
         "steps": n,
         "rounds": args.rounds,
         "ops_per_round": OPS,
-        "median_ms": {name: round(statistics.median(v) * 1000, 4) for name, v in per_round.items()},
-        "taskforce_over_origin": ratios,
+        "conditions": {
+            label: compare(
+                {side: per_round[f"{side} {label}"] for side in ("taskforce", "origin")},
+                "taskforce",
+            )
+            for label in PAUSES
+        },
         "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in load_after],
     }
