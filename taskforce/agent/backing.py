@@ -15,7 +15,8 @@ or the last step was finished, the steps they back, and the tools that still fai
   step yet (the model did a later step's call early), so every DONE step that needs a tool
   is still backed by a distinct run.
 * A step listing names of which a call used only some (:mod:`~taskforce.agent.coverage`:
-  "Madrid and Tokyo" after a lookup of Madrid alone) is held back once.
+  "Madrid and Tokyo" after a lookup of Madrid alone) is held back once; so is an answer
+  to a request that does (:meth:`Backing.unnamed`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class Backing:
         # or a step was done: whether they still fail (no success of theirs since)
         self._refused: set[str] = set()  # ids of steps refused since the last work
         self._held: set[str] = set()  # ids of steps held back once for a name left out
+        self._told: set[str] = set()  # the names left out that a hold-back named already
 
     @property
     def unbacked(self) -> int:
@@ -88,6 +90,18 @@ class Backing:
         self._backed += len(needy)  # accepted (counted before the call runs, like work)
         return []
 
+    def unnamed(self, request: str) -> str | None:
+        """The reminder for an answer while `request` lists names no call used yet, or None.
+
+        Only a list of which another name was used ("Madrid or Cairo" after a lookup of
+        Madrid alone): the half-done fan-out no open step may show (the step read "find out
+        which city is warmer", and the lookup of Madrid covered it). Names a step's
+        hold-back already named are not named again: the model chose to go on without them.
+        """
+        used, missing, tools = self.mentions.left_out(request)
+        missing = [name for name in missing if name not in self._told]
+        return prompts.left_out(None, request, used, missing, tools) if missing else None
+
     def _still_failing(self, step: str) -> list[str]:
         """The tools fitting `step`'s words that failed since it started, with no success after.
 
@@ -103,6 +117,7 @@ class Backing:
             used, missing, tools = self.mentions.left_out(step.description)
             if missing and step.id not in self._held:
                 self._held.add(step.id)
+                self._told.update(missing)
                 return prompts.left_out(n, step.description, used, missing, tools)
         return None
 

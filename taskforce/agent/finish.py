@@ -1,8 +1,9 @@
-"""Holding back a final answer: open plan steps, an empty reply, an answer cut off.
+"""Holding back a final answer: open steps, an empty or cut-off reply, a name left out.
 
 :class:`FinishGuard` reminds the model, a bounded number of times, when it tries to finish
 while plan steps are still open, or sends an empty reply, or its answer stopped at the
-model's output limit.
+model's output limit, or (once) the request lists names of which its calls used only
+some ("Madrid or Cairo" after a lookup of Madrid alone).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ class FinishGuard:
     def __init__(self, max_reminders: int = 2) -> None:
         self.max_reminders = max_reminders
         self.used = 0
+        self._named = False  # the reminder for a name left out was sent (it is sent once)
 
     def check(
         self,
@@ -26,6 +28,7 @@ class FinishGuard:
         worked: str | None = None,
         covered: bool = False,
         cut_off: bool = False,
+        left_out: str | None = None,
     ) -> str | None:
         """A reminder to send instead of finishing, or None to accept the answer.
 
@@ -33,6 +36,8 @@ class FinishGuard:
         open step could be backed by a tool run already made (only the ticks are missing);
         the answer is then taken (the run ends ``incomplete``): asking again risks a worse
         answer, not more work. `cut_off`: the answer stopped at the model's output limit.
+        `left_out`: the reminder to send (once) because the request or an open step lists
+        names no call used yet while another name of the list was used.
         """
         if self.used >= self.max_reminders:
             return None
@@ -45,4 +50,8 @@ class FinishGuard:
         if not (content or "").strip():
             self.used += 1
             return prompts.EMPTY_REPLY
+        if left_out is not None and not self._named:
+            self._named = True
+            self.used += 1
+            return left_out
         return None

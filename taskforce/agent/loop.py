@@ -352,8 +352,9 @@ class LeanAgent:
         if not response.tool_calls:
             steps = run.open_steps()
             covered = run.guard.require_work and len(steps) <= run.guard.unbacked
+            left_out = run.guard.backing.unnamed(run.mission)
             reminder = run.finish_guard.check(
-                response.content, steps, run.worked(), covered, response.cut_off
+                response.content, steps, run.worked(), covered, response.cut_off, left_out
             )
             if reminder is None:
                 return response.content or ""

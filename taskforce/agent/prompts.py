@@ -224,14 +224,23 @@ def nothing_done(
 
 
 def left_out(
-    number: int, step: str, used: Sequence[str], missing: Sequence[str], tools: Sequence[str]
+    number: int | None,
+    step: str,
+    used: Sequence[str],
+    missing: Sequence[str],
+    tools: Sequence[str],
 ) -> str:
     """Why a "done" was held back once: step `number` lists names a call used only some of.
 
-    `tools`: the tools of the calls that used the other names.
+    `tools`: the tools that used the others. `number` None: the request does (an answer).
     """
     names, other = " and ".join(missing), " and ".join(used)
     how = f" ({', '.join(tools)} for {other})" if tools else ""
+    if number is None:
+        return (
+            f"{REMINDER_HEADER} Not finished yet: the request also names {names}, and no call "
+            f"used {names} yet{how}. Do it for {names} too, then give the final answer."
+        )
     return (
         f"Not marked yet: step {number} ({step}) also names {names}, and no call used {names} "
         f"yet{how}. Do it for {names} too; after its result, {planner.mark_step(str(number))} "
@@ -348,15 +357,6 @@ ANSWER_REQUIRED = (
     "more calls."
 )
 """The answer to a call made when told to answer, with the run's plan finished (the run ends)."""
-
-STUCK = (
-    "Stopped early: asked for a final answer, the model only repeated calls whose results "
-    "it already had."
-)
-"""The final message of a run stopped that way with work left (status ``max_steps``)."""
-
-STUCK_DONE = "Every plan step is done; the model gave no final answer in words."
-"""The final message of a run stopped that way with its plan finished (``completed``)."""
 
 ANSWER_SYSTEM = (
     "You write the final answer to the user for a task that is finished. Answer in plain "

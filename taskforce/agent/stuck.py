@@ -16,6 +16,15 @@ from taskforce.agent.result import AgentStatus
 from taskforce.agent.run import Run, user
 from taskforce.errors import ProviderError
 
+STUCK = (
+    "Stopped early: asked for a final answer, the model only repeated calls whose results "
+    "it already had."
+)
+"""The final message of a run stopped that way with work left (status ``max_steps``)."""
+
+STUCK_DONE = "Every plan step is done; the model gave no final answer in words."
+"""The final message of a run stopped that way with its plan finished (``completed``)."""
+
 
 async def end(run: Run) -> tuple[AgentStatus, str]:
     """The status and final message of `run`, stopped because it only repeated calls.
@@ -41,7 +50,7 @@ async def end(run: Run) -> tuple[AgentStatus, str]:
         if words:
             run.session.add({"role": "assistant", "content": words})
     status = AgentStatus.COMPLETED if done else AgentStatus.MAX_STEPS
-    return status, words or (prompts.STUCK_DONE if done else prompts.STUCK)
+    return status, words or (STUCK_DONE if done else STUCK)
 
 
 async def ask_answer(run: Run) -> str:

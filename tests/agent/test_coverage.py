@@ -102,3 +102,55 @@ async def test_a_second_done_for_the_same_step_is_taken(tools: Any) -> None:
     assert held["error_type"] == "names_left_out"
     assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE"]  # no skip
     assert result.status is AgentStatus.COMPLETED and result.steps == 7
+
+
+WARMER = "Which is warmer, Oslo or Rome? Save the warmer city in a note."
+
+
+def _reminders(model: ScriptedModel) -> list[str]:
+    last = model.requests[-1].messages
+    return [str(m["content"]) for m in last if "the request also names" in str(m["content"])]
+
+
+async def test_an_answer_to_a_request_with_a_name_left_out_is_held_back_once(tools: Any) -> None:
+    """Its steps name no city, so the Oslo lookup "covers" them; the request names Rome too."""
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Find the warmer city", "Save a note"]),
+            call("weather", city="Oslo"),
+            call("notes", text="Oslo"),
+            reply("Oslo is warmer."),  # held back: no call used Rome
+            call("weather", city="Rome"),
+            reply("Rome is warmer."),  # taken (the steps are covered; once per run)
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False)
+    result = await agent.execute(WARMER)
+    (reminder,) = _reminders(model)
+    assert reminder.startswith("[Reminder] Not finished yet: the request also names Rome")
+    assert "(weather for Oslo)" in reminder and "Do it for Rome too" in reminder
+    assert ("weather", "Rome") in log["calls"]
+    assert result.final_message == "Rome is warmer."
+
+
+async def test_the_plain_loop_holds_it_back_too(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel([call("weather", city="Oslo"), reply("Oslo."), reply("Oslo, I said.")])
+    agent = LeanAgent(model=model, tools=tool_list, planning=False)
+    result = await agent.execute("What is the weather in Oslo and Rome?")
+    assert len(_reminders(model)) == 1  # sent once; the second answer is taken
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo, I said."
+
+
+async def test_no_reminder_when_every_name_or_none_was_used(tools: Any) -> None:
+    tool_list, _ = tools
+    both = ScriptedModel(
+        [call("weather", city="Oslo"), call("weather", city="Rome"), reply("Rome.")]
+    )
+    agent = LeanAgent(model=both, tools=tool_list, planning=False)
+    assert (await agent.execute("Weather in Oslo and Rome?")).final_message == "Rome."
+    untouched = ScriptedModel([call("calculator", expression="2 + 3"), reply("5")])
+    agent = LeanAgent(model=untouched, tools=tool_list, planning=False)
+    result = await agent.execute("Add 2 and 3 for Bob and Carol")
+    assert result.final_message == "5" and len(untouched.requests) == 2
