@@ -90,17 +90,21 @@ class Backing:
         self._backed += len(needy)  # accepted (counted before the call runs, like work)
         return []
 
-    def unnamed(self, request: str) -> str | None:
+    def unnamed(self, request: str, open_steps: Sequence[str] = ()) -> str | None:
         """The reminder for an answer while `request` lists names no call used yet, or None.
 
         Only a list of which another name was used ("Madrid or Cairo" after a lookup of
         Madrid alone): the half-done fan-out no open step may show (the step read "find out
         which city is warmer", and the lookup of Madrid covered it). Names a step's
         hold-back already named are not named again: the model chose to go on without them.
+        The reminder lists `open_steps` too: one done on the first name alone (a note saying
+        Madrid is warmer) is to be done again with the new result.
         """
         used, missing, tools = self.mentions.left_out(request)
         missing = [name for name in missing if name not in self._told]
-        return prompts.left_out(None, request, used, missing, tools) if missing else None
+        if not missing:
+            return None
+        return prompts.left_out(None, request, used, missing, tools, open_steps)
 
     def _still_failing(self, step: str) -> list[str]:
         """The tools fitting `step`'s words that failed since it started, with no success after.

@@ -352,7 +352,7 @@ class LeanAgent:
         if not response.tool_calls:
             steps = run.open_steps()
             covered = run.guard.require_work and len(steps) <= run.guard.unbacked
-            left_out = run.guard.backing.unnamed(run.mission)
+            left_out = run.guard.backing.unnamed(run.mission, steps)
             reminder = run.finish_guard.check(
                 response.content, steps, run.worked(), covered, response.cut_off, left_out
             )

@@ -1,4 +1,7 @@
-"""Every piece of text the loop shows the model, in one place."""
+"""Every piece of text the loop shows the model in a run's conversation, in one place.
+
+The short request of its own that asks a stuck run's answer is :mod:`~taskforce.agent.stuck`'s.
+"""
 
 from __future__ import annotations
 
@@ -84,10 +87,8 @@ def plan_message(
 
 def _numbers(numbers: Sequence[int]) -> str:
     """``step 2``, ``steps 1 and 3``, ``steps 1, 2 and 3``."""
-    if len(numbers) == 1:
-        return f"step {numbers[0]}"
     head = ", ".join(str(n) for n in numbers[:-1])
-    return f"steps {head} and {numbers[-1]}"
+    return f"steps {head} and {numbers[-1]}" if head else f"step {numbers[0]}"
 
 
 def _ended(text: str) -> str:
@@ -229,17 +230,23 @@ def left_out(
     used: Sequence[str],
     missing: Sequence[str],
     tools: Sequence[str],
+    open_steps: Sequence[str] = (),
 ) -> str:
-    """Why a "done" was held back once: step `number` lists names a call used only some of.
+    """Why a "done" of step `number` (None: an answer to the request) was held back once.
 
-    `tools`: the tools that used the others. `number` None: the request does (an answer).
+    It lists names a call used only some of; `tools` used the others. `open_steps`: the
+    plan's, listed after the request's names (the step that used one may be done wrong).
     """
     names, other = " and ".join(missing), " and ".join(used)
     how = f" ({', '.join(tools)} for {other})" if tools else ""
     if number is None:
+        listed = "".join(f"\n- {s}" for s in open_steps)
+        rest = (
+            f", and finish these open steps with its result:{listed}\nThen" if listed else ", then"
+        )
         return (
             f"{REMINDER_HEADER} Not finished yet: the request also names {names}, and no call "
-            f"used {names} yet{how}. Do it for {names} too, then give the final answer."
+            f"used {names} yet{how}. Do it for {names} too{rest} give the final answer."
         )
     return (
         f"Not marked yet: step {number} ({step}) also names {names}, and no call used {names} "
@@ -357,27 +364,6 @@ ANSWER_REQUIRED = (
     "more calls."
 )
 """The answer to a call made when told to answer, with the run's plan finished (the run ends)."""
-
-ANSWER_SYSTEM = (
-    "You write the final answer to the user for a task that is finished. Answer in plain "
-    "text, in one or two sentences, using only the results below. Do not write JSON or code."
-)
-"""The system prompt of the request for a finished plan's answer (``stuck.ask_answer``)."""
-
-
-def answer_request(mission: str, plan: str, results: Sequence[str]) -> str:
-    """The request for the answer to a finished plan: the mission, the plan, the results.
-
-    `plan` is the plan's Markdown ('' to leave it out); `results` the tool results' short
-    forms.
-    """
-    done = f"The plan, done:\n{plan}\n" if plan else ""
-    known = "; ".join(results) or "(none recorded)"
-    return (
-        f"{PLAN_HEADER}\nTask: {mission}\n\n{done}Results: {known}\n\n"
-        "Write the final answer to the user."
-    )
-
 
 ANSWERED = "done by the final answer"
 """The note on steps the final answer itself did (they need no tool)."""

@@ -9,6 +9,8 @@ conversation is asked once more in a short request of its own; with steps open i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from taskforce.agent import echo, prompts, textcalls
 from taskforce.agent.events import EventKind
 from taskforce.agent.limits import bound_reply
@@ -24,6 +26,26 @@ STUCK = (
 
 STUCK_DONE = "Every plan step is done; the model gave no final answer in words."
 """The final message of a run stopped that way with its plan finished (``completed``)."""
+
+ANSWER_SYSTEM = (
+    "You write the final answer to the user for a task that is finished. Answer in plain "
+    "text, in one or two sentences, using only the results below. Do not write JSON or code."
+)
+"""The system prompt of the request for a finished plan's answer (:func:`ask_answer`)."""
+
+
+def answer_request(mission: str, plan: str, results: Sequence[str]) -> str:
+    """The request for the answer to a finished plan: the mission, the plan, the results.
+
+    `plan` is the plan's Markdown ('' to leave it out); `results` the tool results' short
+    forms.
+    """
+    done = f"The plan, done:\n{plan}\n" if plan else ""
+    known = "; ".join(results) or "(none recorded)"
+    return (
+        f"{prompts.PLAN_HEADER}\nTask: {mission}\n\n{done}Results: {known}\n\n"
+        "Write the final answer to the user."
+    )
 
 
 async def end(run: Run) -> tuple[AgentStatus, str]:
@@ -64,8 +86,8 @@ async def ask_answer(run: Run) -> str:
     """
     plan = run.plan.render() if run.watch.finished(run.plan) else ""  # not an older plan
     view = [
-        {"role": "system", "content": prompts.ANSWER_SYSTEM},
-        user(prompts.answer_request(run.mission, plan, run.watch.results)),
+        {"role": "system", "content": ANSWER_SYSTEM},
+        user(answer_request(run.mission, plan, run.watch.results)),
     ]
     try:
         response = bound_reply(await run.wiring.model.complete(view, []))

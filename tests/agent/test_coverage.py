@@ -130,16 +130,21 @@ async def test_an_answer_to_a_request_with_a_name_left_out_is_held_back_once(too
     (reminder,) = _reminders(model)
     assert reminder.startswith("[Reminder] Not finished yet: the request also names Rome")
     assert "(weather for Oslo)" in reminder and "Do it for Rome too" in reminder
+    assert reminder.endswith(  # the open steps too: the note said Oslo
+        "finish these open steps with its result:\n- step 1: Find the warmer city\n"
+        "- step 2: Save a note\nThen give the final answer."
+    )
     assert ("weather", "Rome") in log["calls"]
     assert result.final_message == "Rome is warmer."
 
 
 async def test_the_plain_loop_holds_it_back_too(tools: Any) -> None:
-    tool_list, log = tools
+    tool_list, _ = tools
     model = ScriptedModel([call("weather", city="Oslo"), reply("Oslo."), reply("Oslo, I said.")])
     agent = LeanAgent(model=model, tools=tool_list, planning=False)
     result = await agent.execute("What is the weather in Oslo and Rome?")
-    assert len(_reminders(model)) == 1  # sent once; the second answer is taken
+    (reminder,) = _reminders(model)  # sent once; the second answer is taken
+    assert reminder.endswith("Do it for Rome too, then give the final answer.")
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo, I said."
 
 

@@ -7,8 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.prompts import ANSWER_SYSTEM
-from taskforce.agent.stuck import STUCK, STUCK_DONE
+from taskforce.agent.stuck import ANSWER_SYSTEM, STUCK, STUCK_DONE
 from taskforce.errors import ProviderError
 from taskforce.models.base import Message, ModelResponse, ToolSpec
 from taskforce.testing import FunctionModel, call, reply
