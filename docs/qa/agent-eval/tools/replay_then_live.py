@@ -10,6 +10,10 @@ touches (a run whose replay differs before its end is marked DIFF: run it live i
     .venv/bin/python docs/qa/agent-eval/tools/replay_then_live.py \
         docs/qa/agent-eval/current.jsonl OUT.jsonl builtin holdout SUITE.py ... [--dry]
 
+Run as a script, it imports ``taskforce`` from wherever the interpreter finds it (the
+virtualenv's editable install: the main checkout), not from the directory it is started in:
+to replay a worktree's code, start it there with ``PYTHONPATH=<the worktree>``.
+
 Blind spot: a run counts as untouched when its messages come back the same, so a change
 that only alters what a request offers or shows for that request alone (the tools offered,
 a note added to one request's view) is not seen unless the stored reply then differs.
