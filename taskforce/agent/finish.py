@@ -36,8 +36,8 @@ class FinishGuard:
         open step could be backed by a tool run already made (only the ticks are missing);
         the answer is then taken (the run ends ``incomplete``): asking again risks a worse
         answer, not more work. `cut_off`: the answer stopped at the model's output limit.
-        `left_out`: the reminder to send (once) because the request or an open step lists
-        names no call used yet while another name of the list was used.
+        `left_out`: the reminder to send (once) because the request lists names no call
+        used yet while another name of the list was used.
         """
         if self.used >= self.max_reminders:
             return None
