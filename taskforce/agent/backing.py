@@ -104,7 +104,7 @@ class Backing:
         missing = [name for name in missing if name not in self._told]
         if not missing:
             return None
-        return prompts.left_out(None, request, used, missing, tools, open_steps)
+        return prompts.request_left_out(used, missing, tools, open_steps)
 
     def _still_failing(self, step: str) -> list[str]:
         """The tools fitting `step`'s words that failed since it started, with no success after.

@@ -87,8 +87,10 @@ def plan_message(
 
 def _numbers(numbers: Sequence[int]) -> str:
     """``step 2``, ``steps 1 and 3``, ``steps 1, 2 and 3``."""
+    if len(numbers) == 1:
+        return f"step {numbers[0]}"
     head = ", ".join(str(n) for n in numbers[:-1])
-    return f"steps {head} and {numbers[-1]}" if head else f"step {numbers[0]}"
+    return f"steps {head} and {numbers[-1]}"
 
 
 def _ended(text: str) -> str:
@@ -224,34 +226,42 @@ def nothing_done(
     )
 
 
-def left_out(
-    number: int | None,
-    step: str,
-    used: Sequence[str],
-    missing: Sequence[str],
-    tools: Sequence[str],
-    open_steps: Sequence[str] = (),
-) -> str:
-    """Why a "done" of step `number` (None: an answer to the request) was held back once.
-
-    It lists names a call used only some of; `tools` used the others. `open_steps`: the
-    plan's, listed after the request's names (the step that used one may be done wrong).
-    """
+def _left_out(used: Sequence[str], missing: Sequence[str], tools: Sequence[str]) -> str:
+    """``"Rome, and no call used Rome yet (weather for Oslo)"``: the names left out, and how."""
     names, other = " and ".join(missing), " and ".join(used)
     how = f" ({', '.join(tools)} for {other})" if tools else ""
-    if number is None:
-        listed = "".join(f"\n- {s}" for s in open_steps)
-        rest = (
-            f", and finish these open steps with its result:{listed}\nThen" if listed else ", then"
-        )
-        return (
-            f"{REMINDER_HEADER} Not finished yet: the request also names {names}, and no call "
-            f"used {names} yet{how}. Do it for {names} too{rest} give the final answer."
-        )
+    return f"{names}, and no call used {names} yet{how}"
+
+
+def left_out(
+    number: int, step: str, used: Sequence[str], missing: Sequence[str], tools: Sequence[str]
+) -> str:
+    """Why a "done" was held back once: step `number` lists names a call used only some of.
+
+    `tools`: the tools of the calls that used the other names.
+    """
+    names = " and ".join(missing)
     return (
-        f"Not marked yet: step {number} ({step}) also names {names}, and no call used {names} "
-        f"yet{how}. Do it for {names} too; after its result, {planner.mark_step(str(number))} "
+        f"Not marked yet: step {number} ({step}) also names {_left_out(used, missing, tools)}. "
+        f"Do it for {names} too; after its result, {planner.mark_step(str(number))} "
         f"(if {names} needs no call, mark it done now)."
+    )
+
+
+def request_left_out(
+    used: Sequence[str], missing: Sequence[str], tools: Sequence[str], open_steps: Sequence[str]
+) -> str:
+    """Why an answer was held back once: the request lists names a call used only some of.
+
+    `open_steps` (the plan's, if any) are listed to finish with the new result: the step that
+    used the first name may be done wrong.
+    """
+    listed = "".join(f"\n- {s}" for s in open_steps)
+    rest = f", and finish these open steps with its result:{listed}\nThen" if listed else ", then"
+    return (
+        f"{REMINDER_HEADER} Not finished yet: the request also names "
+        f"{_left_out(used, missing, tools)}. Do it for {' and '.join(missing)} too{rest} give "
+        "the final answer."
     )
 
 
