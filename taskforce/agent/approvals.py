@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from taskforce.agent import prompts
 from taskforce.agent.dispatch import Prepared, parse_call, run_calls
 from taskforce.agent.events import EventKind
 from taskforce.agent.result import AgentResult, AgentStatus
@@ -40,6 +39,7 @@ from taskforce.agent.session import Session
 from taskforce.errors import PlanError, StaleStateError, UserError
 from taskforce.models.base import ToolCall
 from taskforce.plan import Plan, scrub
+from taskforce.tools import planner_prompts
 from taskforce.tools.base import error_result
 
 log = logging.getLogger("taskforce.agent")
@@ -47,6 +47,16 @@ log = logging.getLogger("taskforce.agent")
 PENDING_KEY = "pending_approval"
 APPROVED_STEPS_KEY = "approved_steps"
 _MAX_NOTE = 2_000
+
+ONE_AT_A_TIME = (
+    "Not run: another call of this turn waits for a human's approval, and only one waits at "
+    "a time. Call this again after that decision if it is still needed."
+)
+
+REJECTED_HINT = (
+    "A human declined this call. Do not repeat it unchanged: follow their note, "
+    f"{planner_prompts.REVISE} if needed, or explain in your answer why the step cannot be done."
+)
 
 
 @dataclass(frozen=True)
@@ -103,14 +113,14 @@ async def hold(run: Run, items: list[Prepared]) -> tuple[list[Prepared], Held | 
     for index, item in enumerate(items):
         found = gate(run, item, plan, approved)
         if item.duplicate_of is not None and id(item.duplicate_of) in gated:
-            item.preset = error_result(prompts.APPROVAL_ONE_AT_A_TIME, "approval_pending")
+            item.preset = error_result(ONE_AT_A_TIME, "approval_pending")
         elif found is not None and held is None:
             gated.add(id(item))
             held = Held(_pending(run, item, *found))
             continue
         elif found is not None:
             gated.add(id(item))
-            item.preset = error_result(prompts.APPROVAL_ONE_AT_A_TIME, "approval_pending")
+            item.preset = error_result(ONE_AT_A_TIME, "approval_pending")
         elif _runs(item) and index < last_planner:  # a later planner call reads its result
             plan = _after(run, item, plan)
         kept.append(item)
@@ -241,7 +251,7 @@ async def answer(run: Run, pending: Mapping[str, Any], approve: bool, note: str 
     )  # fmt: skip
     if not approve:
         reason = f"rejected by a human: {note or 'no reason given'}"
-        rejected = error_result(reason, "rejected") | {"hint": prompts.REJECTED_HINT}
+        rejected = error_result(reason, "rejected") | {"hint": REJECTED_HINT}
         await run.on_result(item, rejected)
         return
     await run_calls([item], run.wiring.tools, run.on_result)

@@ -81,6 +81,9 @@ class CallGuard:
         self._asked: set[str] = set()  # calls answered once for an unsupported value
         self._called: set[str] = set()  # the names of the tools the model called in this run
         self._stalled = 0  # consecutive turns made only of repeated calls
+        self._turn: list[tuple[Prepared, bool]] = []  # the last turn's calls, and idle looks
+        self._refused: set[str] = set()  # the planner's refusals since the plan last changed
+        self._churned: list[Prepared] = []  # the last turn's planner calls refused again
         self._nudges = 0  # stall reminders sent since the last forced answer
         self.backing = Backing(self.actions)
         """The tool runs of the run's plan and the steps they back (completion needs evidence)."""
@@ -141,12 +144,23 @@ class CallGuard:
             if planner and item.preset is None and item.request and index + 1 < len(items):
                 plan = self.draft(item.request, plan) if self.draft else plan  # for later calls
         self._asked |= asked
-        repeats = [i.preset and i.preset.get("error_type") == "repeated_call" for i in items]
         looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do
-        idle = [r or look for r, look in zip(repeats, looks, strict=True)]
-        self._stalled = self._stalled + 1 if items and all(idle) else 0
-        self.stuck = self._answering and bool(items) and (finished or all(repeats))
+        self._turn, self._churned = list(zip(items, looks, strict=True)), []
+        self.stuck = self._answering and bool(items) and (finished or all(map(_repeat, items)))
         return list(items)
+
+    def _settle(self) -> None:
+        """Count the last turn as stalled if each of its calls was idle, once its calls ran.
+
+        Idle: a repeat (unless run again for a new result), a planner refusal given before
+        (:meth:`_churn`), or, with the plan finished, a read-only call.
+        """
+        if not self._turn:
+            return
+        churned = {id(i) for i in self._churned}
+        idle = [_repeat(i) or id(i) in churned or look for i, look in self._turn]
+        self._stalled = self._stalled + 1 if all(idle) else 0
+        self._turn = []
 
     def _repeated(self, item: Prepared, previous: dict[str, Any]) -> dict[str, Any]:
         """The answer to a call made before: its failure again, or its earlier result.
@@ -224,7 +238,7 @@ class CallGuard:
             self._fresh(item)  # no preset from here on: the result is shown
         self._seen[item.signature] = short
         if _planner(item):
-            return result
+            return self._churn(item, result)
         failed = result.get("success") is False
         if self.evidence is not None:  # of a failure, what it adds (it may echo a guess)
             if failed:
@@ -247,15 +261,34 @@ class CallGuard:
             self._stale |= self._reads - {item.signature}
         return result
 
+    def _churn(self, item: Prepared, result: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A planner result; a refusal given before since the plan last changed is churn.
+
+        A small model sent the same refused revision 18 times, each with a new ``insert_at``:
+        no call was a repeat, so no stall was seen. Refused again for the same reason, the
+        call is idle like a repeat (:meth:`nudge` counts it), and its answer says so.
+        """
+        change = item.change
+        if change is not None and change.plan.version != change.before.version:
+            self._refused.clear()
+        if result.get("success") is not False or "error" not in result:
+            return result
+        error = str(result["error"])
+        if error not in self._refused:
+            self._refused.add(error)
+            return result
+        self._churned.append(item)
+        return error_result(prompts.refused_again(error), "repeated_call")
+
     def _fresh(self, item: Prepared) -> None:
         """A repeat run again got a new result: it is a new run, not a repeat."""
         item.preset = None
-        self._stalled = 0
         self.stuck = False
         self.backing.rerun(item)
 
     def nudge(self) -> bool:
         """True (once) when the last two turns only repeated calls: send the stall prompt."""
+        self._settle()
         if self._stalled < 2:
             return False
         self._stalled = 0
@@ -268,10 +301,16 @@ class CallGuard:
         With `finished` (every step of the run's plan is done), one turn of repeats is
         enough.
         """
+        self._settle()
         self._answering = self._nudges >= 2 or (finished and self._stalled >= 1)
         if self._answering:
             self._nudges = self._stalled = 0
         return self._answering
+
+
+def _repeat(item: Prepared) -> bool:
+    """Whether `item` was answered as a repeat of an earlier call."""
+    return item.preset is not None and item.preset.get("error_type") == "repeated_call"
 
 
 def _planner(item: Prepared) -> bool:

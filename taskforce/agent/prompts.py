@@ -1,6 +1,7 @@
 """Every piece of text the loop shows the model in a run's conversation, in one place.
 
-The short request of its own that asks a stuck run's answer is :mod:`~taskforce.agent.stuck`'s.
+The short request of its own that asks a stuck run's answer is :mod:`~taskforce.agent.stuck`'s;
+the answers to calls held for a human are :mod:`~taskforce.agent.approvals`'.
 """
 
 from __future__ import annotations
@@ -326,6 +327,14 @@ def repeated_failure(error: str, hint: str = "") -> str:
     return f"{msg} {hint}".rstrip()
 
 
+def refused_again(error: str) -> str:
+    """The answer to a planner call refused for the same reason as an earlier one."""
+    return (
+        f"Refused again, as before: {_ended(error)} Changing other arguments does not help: "
+        "do the current step with its tool instead of calling the planner this way."
+    )
+
+
 def other_id(key: str, text: str, tool: str, ids: Sequence[str]) -> str:
     """For a failed call that passed `text` as `key`: the ids an earlier result gives it."""
     if len(ids) == 1:
@@ -381,16 +390,6 @@ ANSWERED = "done by the final answer"
 RESUMED = (
     f"{REMINDER_HEADER} The run was interrupted and has resumed. Continue the mission from "
     "the current plan step; do not redo finished steps."
-)
-
-APPROVAL_ONE_AT_A_TIME = (
-    "Not run: another call of this turn waits for a human's approval, and only one waits at "
-    "a time. Call this again after that decision if it is still needed."
-)
-
-REJECTED_HINT = (
-    "A human declined this call. Do not repeat it unchanged: follow their note, "
-    f"{planner.REVISE} if needed, or explain in your answer why the step cannot be done."
 )
 
 OMITTED = "[Earlier messages were removed to fit the context window.]"
