@@ -39,6 +39,8 @@ from taskforce.plan.requests import PlanRequest
 from taskforce.tools.base import error_result
 
 _PREVIOUS_CHARS = 2_000
+_NOT_THE_MODELS = frozenset({"conflict", "state_error", "configuration_error", "internal_error"})
+"""The planner's failures that are not a refusal of the model's call (never churn)."""
 
 
 class CallGuard:
@@ -272,6 +274,8 @@ class CallGuard:
         if change is not None and change.plan.version != change.before.version:
             self._refused.clear()
         if result.get("success") is not False or "error" not in result:
+            return result
+        if result.get("error_type") in _NOT_THE_MODELS:
             return result
         error = str(result["error"])
         if error not in self._refused:

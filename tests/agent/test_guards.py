@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
+from taskforce.agent.dispatch import Prepared
+from taskforce.agent.guards import CallGuard
+from taskforce.models.base import ToolCall
+from taskforce.plan.requests import ReadPlan
 from taskforce.testing import ScriptedModel, call, calls, reply
+from taskforce.tools.base import error_result
 from tests.agent.helpers import tool_results
 
 PLAN = call("planner", action="create_plan", tasks=["Look up the weather in Oslo", "Save a note"])
@@ -105,3 +110,14 @@ async def test_churn_that_goes_on_after_two_reminders_must_answer_without_tools(
     assert "plain text" in model.requests[6].messages[-1]["content"]
     assert all(r.tools for r in model.requests[:6])
     assert result.status is AgentStatus.INCOMPLETE  # open steps: never "completed"
+
+
+def test_a_failure_that_is_not_a_refusal_of_the_call_is_never_churn() -> None:
+    guard = CallGuard()
+    conflict = error_result("the plan was changed by another writer", "conflict")
+    refusal = error_result("step 9 does not exist", "plan_error")
+    seen = []
+    for result in (conflict, conflict, refusal, refusal):
+        item = Prepared(ToolCall("c", "planner", "{}"), {}, signature="s", request=ReadPlan())
+        seen.append(guard.record(item, result)["error_type"])
+    assert seen == ["conflict", "conflict", "plan_error", "repeated_call"]
