@@ -106,7 +106,8 @@ class CallGuard:
     ) -> list[Prepared]:
         """Screen one turn's parsed calls, in order (answering some without running them).
 
-        `finished`: the run's plan has no open step. A turn of read-only calls then counts
+        `finished`: the run's plan has no open step, and none was skipped for want of work
+        (:meth:`~taskforce.agent.watch.PlanWatch.settled`). A turn of read-only calls then counts
         as stalled like a turn of repeats (the work is done; looking around is not), and on
         a turn told to answer without tools no call runs at all.
         """

@@ -139,7 +139,7 @@ class Run:
             specs = [working if s["function"]["name"] == planner else s for s in specs]
         if self.watch.required:
             specs = [s for s in specs if s["function"]["name"] == planner]
-        answer_now = self.guard.answer_now(self.watch.finished(self.plan))  # repeating: no tools
+        answer_now = self.guard.answer_now(self.watch.settled(self.plan))  # repeating: no tools
         if answer_now:
             specs = []
         note = self._plan_note()
@@ -231,7 +231,7 @@ class Run:
 
     async def screen(self, items: list[Prepared]) -> list[Prepared]:
         """Guard one turn's calls; announce them as events."""
-        finished = self.watch.finished(self.plan)
+        finished = self.watch.settled(self.plan)
         items = self.guard.screen(items, self.plan, self.watch.required, finished)
         self.watch.required = False
         for item in items:

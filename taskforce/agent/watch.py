@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from taskforce.agent.planning import unworked
 from taskforce.plan import Plan
 
 
@@ -66,6 +67,16 @@ class PlanWatch:
     def finished(self, plan: Plan) -> bool:
         """Whether the plan made or changed in this run has no open step left."""
         return bool(plan.steps) and not plan.open_steps() and self.made_here(plan)
+
+    def settled(self, plan: Plan) -> bool:
+        """Whether the run's plan is finished with no step skipped for want of work.
+
+        The loop skips a step marked done twice with no tool run for it
+        (:func:`~taskforce.agent.planning.unworked`); the plan's recitation then asks for
+        that work. So until then a lookup is work, not looking around, and a call made when
+        told to answer is run, not refused.
+        """
+        return self.finished(plan) and not unworked(plan)
 
     def made_here(self, plan: Plan) -> bool:
         """Whether `plan` was made or changed in this run (its version moved since it opened)."""

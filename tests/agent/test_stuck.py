@@ -177,6 +177,30 @@ async def test_reads_while_steps_are_open_are_work_not_a_stall(tools: Any) -> No
     assert 0 not in offered  # never told to answer without tools
 
 
+async def test_a_plan_finished_by_skipping_unworked_steps_leaves_their_work_to_do(
+    tools: Any,
+) -> None:
+    offered: list[int] = []
+    mark = call("planner", action="mark_done", step_index=[1])
+    script = [
+        call("planner", action="create_plan", tasks=["Save a note with the weather in Oslo"]),
+        mark,  # refused: no tool ran for it
+        mark,  # skipped for want of work: the plan is finished, the work not done
+        call("weather", city="Oslo"),  # the recitation asked for that work: not looking around
+        call("notes", text="Oslo 4°C"),  # runs: not refused as a call after the work is over
+    ]
+
+    def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        offered.append(len(specs))
+        return script.pop(0) if script else reply("Saved.")
+
+    agent = LeanAgent(model=FunctionModel(answer), tools=tools[0], plan_first=False)
+    result = await agent.execute("Look up the weather in Oslo and save it in a note")
+    assert result.plan.steps[0].status.value == "SKIPPED"  # the loop skipped it
+    assert tools[1]["notes"] == ["Oslo 4°C"] and result.final_message == "Saved."
+    assert 0 not in offered  # never told to answer without tools
+
+
 def finishing(answer: Callable[[list[Message]], ModelResponse]) -> Reply:
     """Plans and does two steps, then only repeats (written as text when offered no tools);
     `answer(messages)` replies to the short request for the answer (system ANSWER_SYSTEM)."""
