@@ -47,13 +47,14 @@ class CallGuard:
     """Decides, per call, whether it runs or gets an answer without running.
 
     It also notices a model that keeps repeating itself: after two turns made only of repeated
-    calls :meth:`nudge` says so (once), and after two nudges :meth:`answer_now` asks for a final
-    answer without tools; once the plan is finished, one such turn (or one of read-only calls) is
-    enough (the work is done, and repeats and looking around are all a small model does there). A
-    model that answers that with repeated calls again (written as text) is :attr:`stuck`: the loop
-    stops there. So is one that answers it with any call once the plan is finished: those calls are
-    not run (the work is done and checked off; a new action written then undid finished work in the
-    evaluation, e.g. overwrote a file it had just written right).
+    calls (or of planner calls refused again for the same reason) :meth:`nudge` says so (once),
+    and after two nudges :meth:`answer_now` asks for a final answer without tools; once the plan
+    is finished, one such turn (or one of read-only calls) is enough (the work is done, and
+    repeats and looking around are all a small model does there). A model that answers that with
+    repeated calls again (written as text) is :attr:`stuck`: the loop stops there. So is one
+    that answers it with any call once the plan is finished: those calls are not run (the work
+    is done and checked off; a new action written then undid finished work in the evaluation,
+    e.g. overwrote a file it had just written right).
     """
 
     def __init__(
@@ -292,7 +293,7 @@ class CallGuard:
         self.backing.rerun(item)
 
     def nudge(self) -> bool:
-        """True (once) when the last two turns only repeated calls: send the stall prompt."""
+        """True (once) when the last two turns were idle (repeats, churn): send the stall prompt."""
         self._settle()
         if self._stalled < 2:
             return False
