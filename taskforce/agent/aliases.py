@@ -11,7 +11,12 @@ The text matches when it is the field's whole text, or the first or last word of
 two to four words ("Chloe" or "Brandt" of "Chloe Brandt"), case and spacing aside. Only
 scalar fields are ids.
 
-Pure: no I/O.
+A failed call may pass an id made up outright (``rx_id="LenaWolfLisinopril"``) after a
+lookup returned the real ones (``{"name": "Lena Wolf", "prescriptions": [{"rx_id": "RX-504",
+"drug": "lisinopril 10 mg"}]}``): :meth:`Aliases.known` gives the values that key (an ``id``
+or ``..._id`` field) had in the run's results, each with the words beside it, for the hint.
+
+This module owns the words of both hints (:func:`other_id`, :func:`known_ids`). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -19,10 +24,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["Aliases", "Match"]
+__all__ = ["Aliases", "Known", "Match", "known_ids", "other_id"]
 
 Match = tuple[str, str, str, list[str]]
 """(argument key, the text passed, the tool whose result has the ids, the ids)."""
+
+Known = tuple[str, str, list[tuple[str, str]]]
+"""(argument key, the value passed, the values the results gave that key with their words)."""
+
+_KNOWN_SHOWN = 6  # the latest values of a key named in a hint
+_LABEL_CHARS = 40  # a field's text longer than this is not a label
+_NOT_LABELS = frozenset({"success", "error", "error_type", "note", "hint"})  # the loop's own
 
 _MAX_ENTRIES = 20_000  # a bound on what one run's results can add
 _MAX_IDS = 2  # more objects with the same name: too ambiguous to name
@@ -33,9 +45,17 @@ class Aliases:
 
     def __init__(self) -> None:
         self._index: dict[tuple[str, str], dict[str, str]] = {}  # (key, text) -> {id: tool}
+        self._ids: dict[str, dict[str, str]] = {}  # id key -> {value: its words}, latest last
 
     def add(self, tool: str, output: Any) -> None:
         """Index the objects in one successful result of `tool`."""
+        for obj, words in _labelled(output, ""):
+            for key, value in obj.items():
+                if _id_key(key) and isinstance(value, str) and value.strip():
+                    known = self._ids.setdefault(key, {})
+                    known.pop(value, None)  # seen again: it moves to the end
+                    if len(known) < _MAX_ENTRIES:
+                        known[value] = words
         for obj in _objects(output):
             texts = [v for v in obj.values() if isinstance(v, str) and v.strip()]
             for key, value in obj.items():
@@ -62,6 +82,60 @@ class Aliases:
             if 0 < len(ids) <= _MAX_IDS:
                 return key, value, found[ids[0]], ids
         return None
+
+    def known(self, arguments: Mapping[str, Any]) -> Known | None:
+        """The first id argument whose value no result gave that key, with the ones they did.
+
+        None when every id argument's value was in a result, or its key never was.
+        """
+        for key, value in arguments.items():
+            if not _id_key(key) or not isinstance(value, str) or not value.strip():
+                continue
+            given = self._ids.get(key, {})
+            if given and value not in given:
+                return key, value, list(given.items())[-_KNOWN_SHOWN:]
+        return None
+
+
+def other_id(key: str, text: str, tool: str, ids: list[str]) -> str:
+    """For a failed call that passed `text` as `key`: the ids an earlier result gives it."""
+    if len(ids) == 1:
+        return f'In the result of {tool}, "{text}" has {key} "{ids[0]}": use {key}="{ids[0]}".'
+    options = " or ".join(f'"{i}"' for i in ids)
+    return f'In the result of {tool}, "{text}" has {key} {options}: use the one you mean.'
+
+
+def known_ids(key: str, value: str, given: list[tuple[str, str]]) -> str:
+    """For a failed call that passed `value` as `key`: the values the results gave `key`."""
+    listed = ", ".join(f'"{v}" ({words})' if words else f'"{v}"' for v, words in given)
+    return f'No result so far has {key} "{value}"; the results gave {key} {listed}.'
+
+
+def _id_key(key: str) -> bool:
+    """Whether a field names an id (``id``, ``rx_id``, ``studentId``)."""
+    return key.casefold() == "id" or key.endswith(("_id", "Id"))
+
+
+def _labelled(value: Any, outer: str) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Every JSON object inside a result, with its words: its own, after its parent's."""
+    if isinstance(value, Mapping):
+        own = _label(value)
+        words = ": ".join(w for w in (outer, own) if w)
+        yield value, words
+        for item in value.values():
+            yield from _labelled(item, own or outer)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _labelled(item, outer)
+
+
+def _label(obj: Mapping[str, Any]) -> str:
+    """An object's first short text that is not an id ("Lena Wolf", "lisinopril 10 mg")."""
+    for key, value in obj.items():
+        short = isinstance(value, str) and 0 < len(value) <= _LABEL_CHARS
+        if short and not _id_key(key) and key not in _NOT_LABELS:
+            return " ".join(value.split())
+    return ""
 
 
 def _objects(value: Any) -> Iterator[Mapping[str, Any]]:

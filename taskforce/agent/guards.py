@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from taskforce.agent import prompts
-from taskforce.agent.aliases import Aliases
+from taskforce.agent.aliases import Aliases, known_ids, other_id
 from taskforce.agent.backing import Backing, marks_done
 from taskforce.agent.dispatch import Prepared, runs
 from taskforce.agent.grounding import Evidence, shown
@@ -198,8 +198,12 @@ class CallGuard:
 
     def _hint(self, item: Prepared) -> str:
         """Where a failed call's right argument may be: an id a result gave, or the lookups."""
-        match = self.aliases.match(item.args)
-        return prompts.other_id(*match) if match else prompts.look_up(self._untried())
+        if match := self.aliases.match(item.args):
+            return other_id(*match)
+        lookups = prompts.look_up(self._untried())
+        if known := self.aliases.known(item.args):
+            return f"{known_ids(*known)} {lookups}".rstrip()
+        return lookups
 
     def _untried(self) -> list[str]:
         """The lookups (read-only tools) not called yet in this run, in their order."""

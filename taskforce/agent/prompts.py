@@ -1,7 +1,8 @@
 """Every piece of text the loop shows the model in a run's conversation, in one place.
 
 The short request of its own that asks a stuck run's answer is :mod:`~taskforce.agent.stuck`'s;
-the answers to calls held for a human are :mod:`~taskforce.agent.approvals`'.
+the answers to calls held for a human are :mod:`~taskforce.agent.approvals`', and the ids a
+failed call may have meant are named by :mod:`~taskforce.agent.aliases`.
 """
 
 from __future__ import annotations
@@ -318,7 +319,8 @@ _UNTRIED_SHOWN = 8
 def repeated_failure(error: str, hint: str = "") -> str:
     """The answer to a call that already failed, made again unchanged.
 
-    `hint`: where the right argument may be (:func:`other_id` or :func:`look_up`).
+    `hint`: where the right argument may be (:func:`~taskforce.agent.aliases.other_id`,
+    :func:`~taskforce.agent.aliases.known_ids` or :func:`look_up`).
     """
     msg = (
         f"Not run again: this exact call already failed with: {_ended(error)} Calling it again "
@@ -333,14 +335,6 @@ def refused_again(error: str) -> str:
         f"Refused again, as before: {_ended(error)} Changing other arguments does not help: "
         "do the current step with its tool instead of calling the planner this way."
     )
-
-
-def other_id(key: str, text: str, tool: str, ids: Sequence[str]) -> str:
-    """For a failed call that passed `text` as `key`: the ids an earlier result gives it."""
-    if len(ids) == 1:
-        return f'In the result of {tool}, "{text}" has {key} "{ids[0]}": use {key}="{ids[0]}".'
-    options = " or ".join(f'"{i}"' for i in ids)
-    return f'In the result of {tool}, "{text}" has {key} {options}: use the one you mean.'
 
 
 def look_up(untried: Sequence[str]) -> str:

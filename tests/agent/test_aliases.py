@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from taskforce.agent import LeanAgent
-from taskforce.agent.aliases import Aliases
+from taskforce.agent.aliases import Aliases, known_ids
 from taskforce.errors import ToolInputError
 from taskforce.testing import ScriptedModel, call, reply
 from taskforce.tools.function import FunctionTool
@@ -86,6 +86,57 @@ def test_a_long_text_is_matched_whole_only_and_nested_objects_are_read() -> None
     assert found.match({"flag": "Bo"}) is None  # a bool is no id
 
 
+PATIENT = {
+    "success": True,
+    "output": {
+        "patient_id": "PT-203",
+        "name": "Lena Wolf",
+        "prescriptions": [
+            {"rx_id": "RX-504", "drug": "lisinopril 10 mg", "quantity": 30},
+            {"rx_id": "RX-505", "drug": "metformin 500 mg", "quantity": 60},
+        ],
+    },
+}
+
+
+def test_an_id_no_result_gave_is_told_the_ones_they_did_with_their_words() -> None:
+    found = aliases(PATIENT)
+    known = found.known({"quantity": 30, "rx_id": "LenaWolfLisinopril"})
+    assert known == (
+        "rx_id",
+        "LenaWolfLisinopril",
+        [("RX-504", "Lena Wolf: lisinopril 10 mg"), ("RX-505", "Lena Wolf: metformin 500 mg")],
+    )
+    assert known_ids(*known) == (
+        'No result so far has rx_id "LenaWolfLisinopril"; the results gave rx_id "RX-504" '
+        '(Lena Wolf: lisinopril 10 mg), "RX-505" (Lena Wolf: metformin 500 mg).'
+    )
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"rx_id": "RX-505"},  # a value a result gave
+        {"order_id": "O-1"},  # a key no result had
+        {"drug": "aspirin"},  # not an id
+        {"rx_id": ""},
+        {"rx_id": 504},  # not a text
+    ],
+)
+def test_no_known_ids_for_a_value_given_a_key_never_seen_or_no_id(
+    arguments: dict[str, Any],
+) -> None:
+    assert aliases(PATIENT).known(arguments) is None
+
+
+def test_the_latest_values_of_a_key_are_the_ones_named() -> None:
+    many = {"output": [{"id": f"B-{i}", "title": f"Book {i}"} for i in range(10)]}
+    found = aliases(many, {"output": {"id": "B-2", "title": "Book 2"}})  # seen again: latest
+    known = found.known({"id": "B-99"})
+    assert known is not None
+    assert [v for v, _ in known[2]] == ["B-5", "B-6", "B-7", "B-8", "B-9", "B-2"]
+
+
 # ---- in the loop ----------------------------------------------------------------------
 
 
@@ -116,3 +167,32 @@ async def test_the_failed_call_and_its_repeat_name_the_id_the_lookup_gave() -> N
     repeated = tool_results(model.requests[3].messages)["call_3"]
     assert repeated["error_type"] == "repeated_call" and named in repeated["error"]
     assert marks == ["S-703"]
+
+
+async def test_a_made_up_id_after_the_lookup_is_told_the_ids_the_lookup_gave() -> None:
+    filled: list[str] = []
+
+    def find_patient(name: str) -> dict[str, Any]:
+        """A patient with the rx_id of each prescription."""
+        return PATIENT["output"]  # type: ignore[return-value]
+
+    def fill_prescription(rx_id: str) -> str:
+        """Fill a prescription by its rx_id."""
+        if rx_id not in ("RX-504", "RX-505"):
+            raise ToolInputError(f"no prescription {rx_id!r}; use find_patient to see a patient's")
+        filled.append(rx_id)
+        return "filled"
+
+    model = ScriptedModel([
+        call("find_patient", name="Lena Wolf"),
+        call("fill_prescription", rx_id="LenaWolfLisinopril"),
+        call("fill_prescription", rx_id="RX-504"), reply("Filled."),
+    ])  # fmt: skip
+    tools = [FunctionTool(find_patient, read_only=True), FunctionTool(fill_prescription)]
+    await LeanAgent(model, tools, planning=False).execute("Fill Lena Wolf's lisinopril.")
+    failed = tool_results(model.requests[2].messages)["call_2"]
+    assert failed["hint"].startswith(
+        'No result so far has rx_id "LenaWolfLisinopril"; the results gave rx_id "RX-504" '
+        "(Lena Wolf: lisinopril 10 mg)"
+    )
+    assert filled == ["RX-504"]
