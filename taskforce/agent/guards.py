@@ -276,8 +276,7 @@ class CallGuard:
         no call was a repeat, so no stall was seen. Refused again for the same reason, the
         call is idle like a repeat (:meth:`nudge` counts it), and its answer says so.
         """
-        change = item.change
-        if change is not None and change.plan.version != change.before.version:
+        if item.change is not None and item.change.moved:
             self._refused.clear()
         if result.get("success") is not False or "error" not in result:
             return result

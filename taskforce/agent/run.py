@@ -246,7 +246,7 @@ class Run:
         """Record one tool result, then save plan + new messages at once."""
         result = dict(self.guard.record(item, result))  # a recheck may answer as a repeat
         change = item.change
-        if change is not None and change.plan.version != change.before.version:
+        if change is not None and change.moved:
             shown = {"success": True, "message": change.message}  # the recitation shows the plan
             self.session.add(tool_message(item.call, shown))
         else:

@@ -46,6 +46,11 @@ class PlanChange:
     events: tuple[Event, ...]
     message: str
 
+    @property
+    def moved(self) -> bool:
+        """Whether the call made a new version of the plan (a read or a refusal does not)."""
+        return self.plan.version != self.before.version
+
     def result(self) -> dict[str, Any]:
         """The tool result: ``{"success": True, "output": <checklist>, "message": ...}``."""
         return {"success": True, "output": self.plan.render(), "message": self.message}
