@@ -48,26 +48,35 @@ class Aliases:
         self._ids: dict[str, dict[str, str]] = {}  # id key -> {value: its words}, latest last
 
     def add(self, tool: str, output: Any) -> None:
-        """Index the objects in one successful result of `tool`."""
+        """Index the objects in one successful result of `tool` (one walk over it)."""
+        full = False  # the name index is bounded; the ids are still noted
         for obj, words in _labelled(output, ""):
-            for key, value in obj.items():
-                if _id_key(key) and isinstance(value, str) and value.strip():
-                    known = self._ids.setdefault(key, {})
-                    known.pop(value, None)  # seen again: it moves to the end
-                    if len(known) < _MAX_ENTRIES:
-                        known[value] = words
-        for obj in _objects(output):
-            texts = [v for v in obj.values() if isinstance(v, str) and v.strip()]
-            for key, value in obj.items():
-                if not isinstance(value, str | int) or isinstance(value, bool):
+            self._note_ids(obj, words)
+            full = full or not self._index_names(tool, obj)
+
+    def _note_ids(self, obj: Mapping[str, Any], words: str) -> None:
+        """Note the values of `obj`'s id fields, with its words; a value seen again moves last."""
+        for key, value in obj.items():
+            if _id_key(key) and isinstance(value, str) and value.strip():
+                known = self._ids.setdefault(key, {})
+                known.pop(value, None)
+                if len(known) < _MAX_ENTRIES:
+                    known[value] = words
+
+    def _index_names(self, tool: str, obj: Mapping[str, Any]) -> bool:
+        """Index `obj`'s scalar fields by its other texts; False once the index is full."""
+        texts = [v for v in obj.values() if isinstance(v, str) and v.strip()]
+        for key, value in obj.items():
+            if not isinstance(value, str | int) or isinstance(value, bool):
+                continue
+            for text in texts:
+                if text == value:
                     continue
-                for text in texts:
-                    if text == value:
-                        continue
-                    for form in _forms(text):
-                        if len(self._index) >= _MAX_ENTRIES:
-                            return
-                        self._index.setdefault((key, form), {})[str(value)] = tool
+                for form in _forms(text):
+                    if len(self._index) >= _MAX_ENTRIES:
+                        return False
+                    self._index.setdefault((key, form), {})[str(value)] = tool
+        return True
 
     def match(self, arguments: Mapping[str, Any]) -> Match | None:
         """The first argument that is another field's text of an indexed object with its key.
@@ -117,7 +126,7 @@ def _id_key(key: str) -> bool:
 
 
 def _labelled(value: Any, outer: str) -> Iterator[tuple[Mapping[str, Any], str]]:
-    """Every JSON object inside a result, with its words: its own, after its parent's."""
+    """Every JSON object inside a result, outermost first, with its words (parent's, own)."""
     if isinstance(value, Mapping):
         own = _label(value)
         words = ": ".join(w for w in (outer, own) if w)
@@ -136,17 +145,6 @@ def _label(obj: Mapping[str, Any]) -> str:
         if short and not _id_key(key) and key not in _NOT_LABELS:
             return " ".join(value.split())
     return ""
-
-
-def _objects(value: Any) -> Iterator[Mapping[str, Any]]:
-    """Every JSON object inside a result, outermost first."""
-    if isinstance(value, Mapping):
-        yield value
-        for item in value.values():
-            yield from _objects(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _objects(item)
 
 
 def _norm(text: str) -> str:
