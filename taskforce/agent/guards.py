@@ -86,7 +86,7 @@ class CallGuard:
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._turn: list[tuple[Prepared, bool]] = []  # the last turn's calls, and idle looks
         self._refused: set[str] = set()  # the planner's refusals since the plan last changed
-        self._churned: list[Prepared] = []  # the last turn's planner calls refused again
+        self._churned: set[int] = set()  # ids of the last turn's planner calls refused again
         self._nudges = 0  # stall reminders sent since the last forced answer
         self.backing = Backing(self.actions)
         """The tool runs of the run's plan and the steps they back (completion needs evidence)."""
@@ -149,7 +149,7 @@ class CallGuard:
                 plan = self.draft(item.request, plan) if self.draft else plan  # for later calls
         self._asked |= asked
         looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do
-        self._turn, self._churned = list(zip(items, looks, strict=True)), []
+        self._turn, self._churned = list(zip(items, looks, strict=True)), set()
         self.stuck = self._answering and bool(items) and (finished or all(map(_repeat, items)))
         return list(items)
 
@@ -161,8 +161,7 @@ class CallGuard:
         """
         if not self._turn:
             return
-        churned = {id(i) for i in self._churned}
-        idle = [_repeat(i) or id(i) in churned or look for i, look in self._turn]
+        idle = [_repeat(i) or id(i) in self._churned or look for i, look in self._turn]
         self._stalled = self._stalled + 1 if all(idle) else 0
         self._turn = []
 
@@ -286,7 +285,7 @@ class CallGuard:
         if error not in self._refused:
             self._refused.add(error)
             return result
-        self._churned.append(item)
+        self._churned.add(id(item))
         return error_result(prompts.refused_again(error), "repeated_call")
 
     def _fresh(self, item: Prepared) -> None:
