@@ -230,9 +230,12 @@ class Plan:
         """This plan with the steps at 1-based `indices` set to `status` (and `note`).
 
         `actor` may change only steps nobody else holds; a named actor that starts a step
-        owns it. Parents follow their sub-steps (see :mod:`~taskforce.plan.tree`).
+        owns it. Parents follow their sub-steps (see :mod:`~taskforce.plan.tree`). This
+        plan itself (the same version) when every step already is so.
         """
         new, changed = set_status(self, indices, status, note, limits, now, actor)
+        if new is self:  # already so
+            return self
         return derive.hand_down(self, new, in_place=True, changed=changed)
 
     def edited(

@@ -45,8 +45,10 @@ def set_status(
 ) -> tuple[Plan, tuple[int, ...] | None]:
     """`plan` with the steps at 1-based `indices` moved to `status`.
 
-    And the positions (ascending) of the steps it replaced, when known without a scan
-    (None when parents may have followed their sub-steps).
+    `plan` itself when every step already is so (marking a done step done again changes
+    nothing, not even its completion time). And the positions (ascending) of the steps it
+    replaced, when known without a scan (None when parents may have followed their
+    sub-steps).
     """
     positions = positions_of(plan, indices, "step_index")
     new_note = clean_note(note, limits.max_note)
@@ -75,6 +77,8 @@ def set_status(
                 f"times; the limit is {limits.max_retries}: skip it or replan",
                 "retry_limit",
             )
+    if not cascade and all(_has(step, status, new_note, actor) for step in targets):
+        return plan, ()  # set again: nothing changes, so no new version and nothing to save
     steps = list(plan.steps)
     for position in positions:
         steps[position] = moved_by(steps[position], status, now, new_note, actor)
@@ -93,6 +97,15 @@ def set_status(
         extra=plan.extra,
     )
     return new, changed
+
+
+def _has(step: Step, status: StepStatus, note: str | None, actor: Actor) -> bool:
+    """Whether `step` already is as `actor` would set it: `status`, `note` (None: any), holder."""
+    return (
+        step.status is status
+        and (note is None or note == step.note)
+        and (actor.name is None or step.owner == actor.name)
+    )
 
 
 def moved_by(

@@ -173,7 +173,7 @@ def apply(
     held = new.in_progress(actor.name) if actor.name is not None and now is not None else None
     if held is not None and now is not None:  # the owner is alive: its lease goes on
         new = renew(new, held.id, actor, now)
-    return PlanChange(plan, new, tuple(events), _message(request, new))
+    return PlanChange(plan, new, tuple(events), _message(request, new, new is start))
 
 
 def _refuse_repeated_steps(request: EditPlan, plan: Plan) -> None:
@@ -192,7 +192,7 @@ def _refuse_repeated_steps(request: EditPlan, plan: Plan) -> None:
             )
 
 
-def _message(request: PlanRequest, plan: Plan) -> str:
+def _message(request: PlanRequest, plan: Plan, same: bool) -> str:
     count = len(plan.steps)
     if isinstance(request, NewPlan):
         kept = sum(1 for s in plan.steps if s.status.is_finished)
@@ -203,6 +203,9 @@ def _message(request: PlanRequest, plan: Plan) -> str:
         return message + "."
     if isinstance(request, SetStatus):
         numbers = ", ".join(map(str, request.indices))
+        if same:
+            verb = "was" if len(request.indices) == 1 else "were"
+            return f"Step {numbers} {verb} already {request.status.value}."
         return f"Step {numbers} marked {request.status.value}."
     return f"Plan updated: {count} step{'' if count == 1 else 's'}."
 

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 from types import MappingProxyType
 
 import pytest
 
 from taskforce.errors import PlanError
 from taskforce.plan import Plan, PlanLimits, Step, StepStatus
+from taskforce.plan.step import Actor
 
 
 def plan_of(*texts: str) -> Plan:
@@ -166,6 +168,32 @@ def test_a_status_change_keeps_every_field_of_the_plan_but_its_steps_and_version
         if field.name not in ("steps", "version"):
             assert getattr(changed, field.name) == getattr(plan, field.name), field.name
     assert changed.version == plan.version + 1 and changed.steps[1] is plan.steps[1]
+
+
+def test_setting_a_status_a_step_already_has_changes_nothing() -> None:
+    t1, t2 = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 1, 2, tzinfo=UTC)
+    done = Plan().replaced(["a", "b"]).with_status([1], StepStatus.DONE, "ok", now=t1)
+    assert done.with_status([1], StepStatus.DONE, now=t2) is done  # completed at t1 still
+    assert done.with_status([1], StepStatus.DONE, "ok", now=t2) is done
+    assert done.steps[0].completed_at == t1
+    renoted = done.with_status([1], StepStatus.DONE, "better", now=t2)
+    assert renoted.version == done.version + 1 and renoted.steps[0].note == "better"
+    both = done.with_status([1, 2], StepStatus.DONE, now=t2)  # one of them is news
+    assert both.version == done.version + 1 and both.steps[0].completed_at == t2
+
+
+def test_setting_a_status_again_still_does_what_else_it_would() -> None:
+    parent = Plan().replaced(["a", {"description": "b", "parent": 1}])
+    skipped = dataclasses.replace(  # a parent skipped while a sub-step stayed open
+        parent, steps=(parent.steps[0].moved(StepStatus.SKIPPED, None), parent.steps[1])
+    )
+    again = skipped.with_status([1], StepStatus.SKIPPED)
+    assert again is not skipped and again.steps[1].status is StepStatus.SKIPPED
+    finished = Plan().replaced(["a"]).with_status([1], StepStatus.DONE)
+    claimed = finished.with_status([1], StepStatus.DONE, actor=Actor("alice"))
+    assert claimed is not finished and claimed.steps[0].owner == "alice"
+    with pytest.raises(PlanError):  # still checked first: a step number that is not there
+        finished.with_status([1, 5], StepStatus.DONE)
 
 
 def test_runnable_yields_the_runnable_steps_in_order() -> None:

@@ -117,6 +117,21 @@ async def test_refused_call_writes_nothing(store: StateManager) -> None:
     assert await store.load_state("strict") == before
 
 
+async def test_marking_a_done_step_done_again_writes_nothing(store: StateManager) -> None:
+    tool = PlannerTool(state_manager=store, session_id="again")
+    assert (await tool.execute(action="create_plan", tasks=["A", "B"]))["success"]
+    assert (await tool.execute(action="mark_done", step_index=1))["success"]
+    before, history = await store.load_state("again"), await store.get_history("again")
+    result = await tool.execute(action="mark_done", step_index=[1])
+    assert result == {
+        "success": True,
+        "output": "- [x] 1. A\n- [ ] 2. B",
+        "message": "Step 1 was already DONE.",
+    }
+    assert await store.load_state("again") == before  # same version, same completion time
+    assert await store.get_history("again") == history
+
+
 async def test_history_records_lifecycle_events_in_order(store: StateManager) -> None:
     tool = PlannerTool(state_manager=store, session_id="hist")
     await tool.execute(action="create_plan", tasks=["A", "B"])
