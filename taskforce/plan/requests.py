@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from taskforce.plan.limits import PlanLimits
-from taskforce.plan.specs import StepSpec
+from taskforce.plan.specs import StepSpec, once
 from taskforce.plan.step import AGENT, Actor, StepStatus
 
 if TYPE_CHECKING:
@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class NewPlan:
-    """Replace the plan with these steps (all pending)."""
+    """Replace the plan with these steps (all pending).
+
+    A task that only repeats the one before it is that step (:func:`~taskforce.plan.specs.once`).
+    """
 
     tasks: tuple[StepSpec, ...]
 
@@ -31,7 +34,7 @@ class NewPlan:
         self, plan: Plan, limits: PlanLimits, now: datetime | None = None, actor: Actor = AGENT
     ) -> Plan:
         """The new plan."""
-        return plan.replaced(self.tasks, limits)
+        return plan.replaced(once(self.tasks), limits)
 
 
 @dataclass(frozen=True, slots=True)

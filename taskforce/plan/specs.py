@@ -55,6 +55,69 @@ def clean_specs(items: Sequence[NewStep], what: str, max_text: int) -> list[Step
     return specs
 
 
+def repeats(specs: Sequence[StepSpec]) -> dict[int, int]:
+    """The tasks of one new plan that only repeat the task before them: position -> the first.
+
+    Positions are 0-based; a run of equal tasks maps to its first. A task repeats the one
+    before it when both are top-level steps with no sub-steps, their texts are equal
+    (ignoring case), their approval flags too, and it waits for nothing that one does not
+    (or for that one itself). A small model sometimes gives its whole mission as every
+    step; such a plan is one step. Equal tasks with others between them stay apart ("run
+    the tests", "fix", "run the tests").
+    """
+    backward = all(  # every number names an earlier task (1-based: 1 to `position`)
+        all(0 < n <= position for n in spec.depends_on)
+        and (spec.parent is None or 0 < spec.parent <= position)
+        for position, spec in enumerate(specs)
+    )
+    if not backward:
+        return {}  # a step waits for a later one: the plan refuses it, numbered as given
+    parents = {spec.parent for spec in specs}
+    found: dict[int, int] = {}
+    for position in range(1, len(specs)):
+        spec, before = specs[position], specs[position - 1]
+        first = found.get(position - 1, position - 1)
+        if (
+            spec.parent is None
+            and before.parent is None
+            and not {position, position + 1} & parents
+            and spec.description.casefold() == before.description.casefold()
+            and spec.requires_approval == before.requires_approval
+            and set(spec.depends_on) <= {*specs[first].depends_on, first + 1}
+        ):
+            found[position] = first
+    return found
+
+
+def once(specs: Sequence[StepSpec]) -> tuple[StepSpec, ...]:
+    """`specs` without the tasks that only repeat the one before them (:func:`repeats`).
+
+    The numbers in ``depends_on`` and ``parent`` are renumbered to the tasks kept; a
+    step that waited for a repeat waits for the task it repeated.
+    """
+    again = repeats(specs)
+    if not again:
+        return tuple(specs)
+    number: dict[int, int] = {}  # a task's number in `specs` -> its number in the result
+    kept = 0
+    for position in range(len(specs)):
+        if position in again:
+            number[position + 1] = number[again[position] + 1]
+        else:
+            kept += 1
+            number[position + 1] = kept
+    return tuple(
+        StepSpec(
+            spec.description,
+            tuple(dict.fromkeys(number[d] for d in spec.depends_on)),
+            spec.requires_approval,
+            None if spec.parent is None else number[spec.parent],
+        )
+        for position, spec in enumerate(specs)
+        if position not in again
+    )
+
+
 def clean_note(note: str | None, max_note: int, what: str = "note") -> str | None:
     """A cleaned one-line note, None for no note; raise when it is too long."""
     if note is None:

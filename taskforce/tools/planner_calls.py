@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -24,7 +24,7 @@ from taskforce.errors import PlanError
 from taskforce.plan import Event, Plan, PlanLimits, Step, StepSpec, StepStatus, lifecycle_events
 from taskforce.plan.claims import expire, renew
 from taskforce.plan.requests import EditPlan, NewPlan, PlanRequest, ReadPlan, SetStatus
-from taskforce.plan.specs import clean_note, clean_specs
+from taskforce.plan.specs import clean_note, clean_specs, repeats
 from taskforce.plan.step import AGENT, Actor
 from taskforce.plan.text import check_length, clean_text
 from taskforce.tools.planner_args import parse_args
@@ -198,6 +198,7 @@ def _message(request: PlanRequest, plan: Plan, same: bool) -> str:
         kept = sum(1 for s in plan.steps if s.status.is_finished)
         new = count - kept
         message = f"Plan created with {new} task{'' if new == 1 else 's'}"
+        message += _repeated(request.tasks)
         if kept:
             message += f"; {kept} finished step{'' if kept == 1 else 's'} kept"
         return message + "."
@@ -208,6 +209,18 @@ def _message(request: PlanRequest, plan: Plan, same: bool) -> str:
             return f"Step {numbers} {verb} already {request.status.value}."
         return f"Step {numbers} marked {request.status.value}."
     return f"Plan updated: {count} step{'' if count == 1 else 's'}."
+
+
+def _repeated(tasks: Sequence[StepSpec]) -> str:
+    """What a new plan's message says of tasks that repeated an earlier one (kept once)."""
+    groups: dict[int, list[str]] = {}
+    for position, first in repeats(tasks).items():
+        groups.setdefault(first, []).append(str(position + 1))
+    said = [
+        f"task{'s' if len(copies) > 1 else ''} {', '.join(copies)} repeated task {first + 1}"
+        for first, copies in groups.items()
+    ]
+    return f" ({'; '.join(said)}: kept once)" if said else ""
 
 
 def gate(change: PlanChange, approved: Collection[str]) -> Gate | None:

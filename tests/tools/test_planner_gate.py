@@ -97,7 +97,7 @@ async def test_an_approved_or_finished_step_is_not_asked_again() -> None:
 
 async def test_one_carried_step_stands_in_for_one_dropped_step() -> None:
     tool = PlannerTool()
-    twice = ["Build", DEPLOY, DEPLOY]
+    twice = ["Build", DEPLOY, {**DEPLOY, "depends_on": [1]}]  # not a mere repeat: kept
     assert (await tool.execute(action="create_plan", tasks=twice))["success"]
     preview = gate_of(tool, action="create_plan", tasks=["Build", DEPLOY, "Deploy to prod"])
     assert preview == "drop plan step 3. Deploy to prod"

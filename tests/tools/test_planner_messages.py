@@ -16,6 +16,19 @@ async def planner(*tasks: str) -> PlannerTool:
     return tool
 
 
+async def test_a_new_plan_says_which_repeated_tasks_it_kept_once() -> None:
+    tool = PlannerTool()
+    result = await tool.execute(
+        action="create_plan", tasks=["Save notes", "Save notes", "save notes", "Count", "Count"]
+    )
+    assert result["message"] == (
+        "Plan created with 2 tasks (tasks 2, 3 repeated task 1; task 5 repeated task 4: kept once)."
+    )
+    assert result["output"] == "- [ ] 1. Save notes\n- [ ] 2. Count"
+    plain = await tool.execute(action="create_plan", tasks=["A", "B", "A"])
+    assert plain["message"] == "Plan created with 3 tasks."
+
+
 # ---- 13.23: a drop-in for the origin's planner ----------------------------------------
 
 
