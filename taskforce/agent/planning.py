@@ -215,6 +215,13 @@ _NO_TOOL_VERB = re.compile(
     r"decide|determine|choose|conclude|compare|confirm|return|show|think|reason|finish)\b",
     re.I,
 )
+_THE_MISSION = re.compile(
+    r"^(?:(?:step\s*)?\d+\s*[:.)-]\s*)?(?:(?:then|finally|and),?\s+)?"
+    r"(?:complete|finish|end|wrap\s+up|conclude)\s+(?:the\s+|this\s+|your\s+|my\s+)?"
+    r"(?:mission|task|request|errand|job|work)s?\s*[.!]?$",
+    re.I,
+)
+"""A step that is only the mission's end, with nothing of its own to do."""
 _TOOL_OBJECT = re.compile(
     r"\b(?:e-?mail|note|file|calendar|event|message|save|send|write|store|record|book|"
     r"schedule|upload|post|look\s*up|fetch|search|convert|calculat|comput|weather)",
@@ -231,10 +238,13 @@ def needs_tool(description: str) -> bool:
     """Whether a plan step needs a tool call to be done.
 
     Steps that only report, decide or compare what is already known ("Tell the user the
-    total", "Decide which is cheaper") need none; anything that names an action on the
-    world (an email, a note, a file or a file's name, a lookup, a conversion) does.
+    total", "Decide which is cheaper") need none, nor a step that only ends the mission
+    ("Complete the mission"); anything that names an action on the world (an email, a
+    note, a file or a file's name, a lookup, a conversion) does.
     """
     text = description.strip()
+    if _THE_MISSION.match(text):  # "Complete the mission": the work is the other steps
+        return False
     return (
         not _NO_TOOL_VERB.match(text)
         or bool(_TOOL_OBJECT.search(text))
