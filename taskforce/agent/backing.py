@@ -14,6 +14,8 @@ or the last step was finished, the steps they back, and the tools that still fai
 * A repeat of an earlier successful call counts as that work when the earlier run backs no
   step yet (the model did a later step's call early), so every DONE step that needs a tool
   is still backed by a distinct run.
+* An answer after the loop skipped a step no tool ran for, whose own tools never succeeded in
+  the session, is held back once (:meth:`Backing.undone`): that work was done nowhere.
 * A step listing names of which a call used only some (:mod:`~taskforce.agent.coverage`:
   "Madrid and Tokyo" after a lookup of Madrid alone) is held back once; so is an answer
   to a request that does (:meth:`Backing.unnamed`).
@@ -28,7 +30,9 @@ from typing import Any
 from taskforce.agent import prompts
 from taskforce.agent.coverage import Mentions
 from taskforce.agent.dispatch import Prepared
-from taskforce.agent.planning import fitting_tools, needs_tool, tool_steps
+from taskforce.agent.grounding import failed_result
+from taskforce.agent.planning import fitting_tools, needs_tool, tool_steps, unworked
+from taskforce.models.base import Message
 from taskforce.plan import Plan, Step, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import error_result
@@ -184,12 +188,51 @@ class Backing:
         elif name in self._failed:
             self._failed[name] = False
 
+    def undone(self, plan: Plan, history: Sequence[Message]) -> list[str]:
+        """Steps the loop skipped as unworked whose own tools never succeeded in `history`.
+
+        As ``"step 1: Save three notes ... (save_note)"``: a step skipped because no tool
+        ran for it (not one whose calls failed: that was tried), that needs a tool, whose
+        words name tools (:func:`~taskforce.agent.planning.fitting_tools`) none of which
+        has a successful result in the session's conversation. Its work was done nowhere,
+        so an answer now would claim it.
+        """
+        found = []
+        done: set[str] | None = None
+        for number, note in unworked(plan).items():
+            step = plan.steps[number - 1]
+            tools = fitting_tools(step.description, self.actions)
+            if note != prompts.SKIPPED_NOTE or not tools or not needs_tool(step.description):
+                continue
+            done = succeeded(history) if done is None else done
+            if not done & set(tools):
+                found.append(f"step {number}: {step.description} ({', '.join(tools)})")
+        return found
+
     def rerun(self, item: Prepared) -> None:
         """A repeat run again got a new result: it is a new run, not a repeat."""
         self._runs += 1
         if not item.reused:
             self._work += 1
         self._refused.clear()
+
+
+def succeeded(history: Sequence[Message]) -> set[str]:
+    """The names of the tools with a successful result in `history` (a conversation)."""
+    names = {
+        call.get("id"): (call.get("function") or {}).get("name")
+        for message in history
+        for call in message.get("tool_calls") or ()
+        if isinstance(call, Mapping)
+    }
+    found = set()
+    for message in history:
+        content = message.get("content")
+        if message.get("role") == "tool" and isinstance(content, str):
+            name = names.get(message.get("tool_call_id"))
+            if name is not None and not failed_result(content):
+                found.add(str(name))
+    return found
 
 
 def marks_done(item: Prepared) -> bool:

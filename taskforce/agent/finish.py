@@ -1,4 +1,4 @@
-"""Holding back a final answer: open steps, an empty or cut-off reply, a name left out.
+"""Holding back a final answer: open or undone steps, an empty or cut-off reply, a name left out.
 
 :class:`FinishGuard` reminds the model, a bounded number of times, when it tries to finish
 while plan steps are still open, or sends an empty reply, or its answer stopped at the
@@ -20,6 +20,7 @@ class FinishGuard:
         self.max_reminders = max_reminders
         self.used = 0
         self._named = False  # the reminder for a name left out was sent (it is sent once)
+        self._undone = False  # the reminder for undone steps was sent (it is sent once)
 
     def check(
         self,
@@ -29,6 +30,7 @@ class FinishGuard:
         covered: bool = False,
         cut_off: bool = False,
         left_out: str | None = None,
+        undone: Sequence[str] = (),
     ) -> str | None:
         """A reminder to send instead of finishing, or None to accept the answer.
 
@@ -37,13 +39,18 @@ class FinishGuard:
         the answer is then taken (the run ends ``incomplete``): asking again risks a worse
         answer, not more work. `cut_off`: the answer stopped at the model's output limit.
         `left_out`: the reminder to send (once) because the request lists names no call
-        used yet while another name of the list was used.
+        used yet while another name of the list was used. `undone`: steps the loop skipped
+        for lack of work whose tools never succeeded (the answer is held back once).
         """
         if self.used >= self.max_reminders:
             return None
         if open_steps and not covered:
             self.used += 1
             return prompts.finish_reminder(open_steps, worked)
+        if undone and not open_steps and not self._undone:
+            self._undone = True
+            self.used += 1
+            return prompts.undone_reminder(undone)
         if cut_off:
             self.used += 1
             return prompts.CUT_OFF_ANSWER

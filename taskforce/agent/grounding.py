@@ -198,7 +198,7 @@ def given(
             name, arguments = calls.get(message.get("tool_call_id"), (None, ""))
             if name == planner:
                 continue
-            if _failed(content):
+            if failed_result(content):
                 evidence.add_failure(content, arguments)
             else:
                 evidence.add(content)
@@ -237,7 +237,7 @@ def _arguments(call: Mapping[str, Any]) -> Any:
     return (call.get("function") or {}).get("arguments") or ""
 
 
-def _failed(content: str) -> bool:
+def failed_result(content: str) -> bool:
     """Whether a stored tool result says it failed (``"success": false``)."""
     try:
         result = json.loads(content)

@@ -353,8 +353,10 @@ class LeanAgent:
             steps = run.open_steps()
             covered = run.guard.require_work and len(steps) <= run.guard.unbacked
             left_out = run.guard.backing.unnamed(run.mission, steps)
+            finished = run.watch.finished(run.plan)  # this run's plan: its skips are this run's
+            undone = run.guard.backing.undone(run.plan, run.session.history) if finished else []
             reminder = run.finish_guard.check(
-                response.content, steps, run.worked(), covered, response.cut_off, left_out
+                response.content, steps, run.worked(), covered, response.cut_off, left_out, undone
             )
             if reminder is None:
                 return response.content or ""

@@ -151,6 +151,16 @@ def finish_reminder(open_steps: Sequence[str], worked: str | None = None) -> str
     )
 
 
+def undone_reminder(undone: Sequence[str]) -> str:
+    """Sent when the model answers after the loop skipped steps whose tools never succeeded."""
+    listed = "\n".join(f"- {s}" for s in undone)
+    return (
+        f"{REMINDER_HEADER} Not finished yet: these steps were skipped because no tool ran for "
+        f"them, and their tools have not succeeded since:\n{listed}\nDo that work now with "
+        "its tool. If it turned out not to be needed, say so in your final answer."
+    )
+
+
 EMPTY_REPLY = (
     f"{REMINDER_HEADER} Your reply was empty. Continue with the current step using a tool, "
     "or give the final answer as text."

@@ -153,3 +153,31 @@ def test_a_repeat_of_the_current_steps_own_run_adds_no_work() -> None:
     backing.reuse(repeat, {"success": True, "output": ["GH-14"]}, TWO)
     assert not repeat.reused  # one run: it backs one step, not two
     assert backing.unearned(done(1, 2), TWO) == [2]
+
+
+def result(name: str, success: bool, call_id: str) -> list[dict[str, Any]]:
+    """A call of `name` and its result, as the conversation stores them."""
+    call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+    content = json.dumps({"success": success, "output": "ok"} if success else {"success": False})
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": call_id, "content": content},
+    ]
+
+
+def test_a_skipped_step_whose_own_tools_never_succeeded_is_undone() -> None:
+    backing = Backing(["save_note", "list_notes"])
+    plan = Plan().replaced(["Save three notes", "Count the notes"])
+    skipped = plan.with_status([1], StepStatus.SKIPPED, prompts.SKIPPED_NOTE)
+    assert backing.undone(skipped, []) == ["step 1: Save three notes (save_note)"]
+    history = result("list_notes", True, "a") + result("save_note", False, "b")
+    assert backing.undone(skipped, history) == ["step 1: Save three notes (save_note)"]
+    history += result("save_note", True, "c")  # done in another call (or an earlier run)
+    assert backing.undone(skipped, history) == []
+    tried = plan.with_status([1], StepStatus.SKIPPED, prompts.FAILED_NOTE)  # its calls failed
+    assert backing.undone(tried, []) == []
+    by_model = plan.with_status([1], StepStatus.SKIPPED, "not needed")  # the model's own skip
+    assert backing.undone(by_model, []) == []
+    vague = Plan().replaced(["Check if fewer than 10 apples"])  # names no tool: not judged
+    vague = vague.with_status([1], StepStatus.SKIPPED, prompts.SKIPPED_NOTE)
+    assert Backing(["read_file", "write_file"]).undone(vague, []) == []

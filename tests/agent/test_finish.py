@@ -46,3 +46,16 @@ def test_open_steps_come_before_a_name_left_out() -> None:
 def test_a_spent_budget_takes_any_answer() -> None:
     guard = FinishGuard(max_reminders=0)
     assert guard.check("Oslo.", ["step 1: x"], left_out=NAMED) is None
+
+
+def test_undone_steps_hold_the_answer_once() -> None:
+    guard = FinishGuard(max_reminders=2)
+    undone = ["step 1: Save three notes (save_note)"]
+    first = guard.check("There are 2 notes.", [], undone=undone)
+    assert first == prompts.undone_reminder(undone)
+    assert "- step 1: Save three notes (save_note)" in first and "Do that work now" in first
+    assert guard.check("There are 2 notes.", [], undone=undone) is None  # once: taken now
+    assert guard.used == 1
+    fresh = FinishGuard(max_reminders=2)
+    open_first = fresh.check("2.", ["step 2: Count the notes"], undone=undone)
+    assert open_first is not None and "still open" in open_first  # open steps come first

@@ -295,11 +295,13 @@ async def test_the_closing_note_says_which_skipped_steps_only_had_failed_calls(
             call("planner", action="mark_done", step_index=[1]),  # insisting skips it
             call("planner", action="mark_done", step_index=[2]),  # refused: nothing ran
             call("planner", action="mark_done", step_index=[2]),  # insisting skips it
+            reply("Nothing was done."),  # held once: no note was ever saved
             reply("Nothing was done."),
         ]
     )
     agent = LeanAgent(model=model, tools=tools[0], plan_first=False)
     result = await agent.execute("Compute the total, then save a note")
+    assert "- step 2: Save a note (notes)" in model.requests[7].messages[-1]["content"]
     closing = model.requests[6].messages[-1]["content"]
     assert "no tool ran for step 2 and the calls for step 1 failed" in closing
     assert [s.note for s in result.plan.steps] == ["its tool calls failed", "no tool ran for it"]

@@ -201,6 +201,37 @@ async def test_a_plan_finished_by_skipping_unworked_steps_leaves_their_work_to_d
     assert 0 not in offered  # never told to answer without tools
 
 
+async def test_an_answer_after_skipping_a_step_whose_tool_never_ran_is_held_once(
+    tools: Any,
+) -> None:
+    mark = call("planner", action="mark_done", step_index=[1])
+    script = [
+        call("planner", action="create_plan", tasks=["Save a note that Oslo is sunny"]),
+        mark,  # refused: no tool ran for it
+        mark,  # skipped for want of work: the plan is finished, the work not done
+        reply("Saved."),  # held: no notes call ever succeeded
+        call("notes", text="Oslo is sunny"),
+        reply("Saved."),
+    ]
+    seen: list[list[Message]] = []
+
+    def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+        seen.append(messages)
+        return script.pop(0)
+
+    agent = LeanAgent(model=FunctionModel(answer), tools=tools[0], plan_first=False)
+    result = await agent.execute("Save a note that Oslo is sunny")
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Saved."
+    assert tools[1]["notes"] == ["Oslo is sunny"]
+    held = [m["content"] for m in seen[-1] if "were skipped because no tool ran" in str(m)]
+    assert held == [
+        "[Reminder] Not finished yet: these steps were skipped because no tool ran for them, "
+        "and their tools have not succeeded since:\n- step 1: Save a note that Oslo is sunny "
+        "(notes)\nDo that work now with its tool. If it turned out not to be needed, say so "
+        "in your final answer."
+    ]
+
+
 def finishing(answer: Callable[[list[Message]], ModelResponse]) -> Reply:
     """Plans and does two steps, then only repeats (written as text when offered no tools);
     `answer(messages)` replies to the short request for the answer (system ANSWER_SYSTEM)."""
