@@ -30,7 +30,7 @@ from typing import Any
 from taskforce.agent import prompts
 from taskforce.agent.coverage import Mentions
 from taskforce.agent.dispatch import Prepared
-from taskforce.agent.grounding import failed_result
+from taskforce.agent.grounding import succeeded
 from taskforce.agent.planning import fitting_tools, needs_tool, tool_steps, unworked
 from taskforce.models.base import Message
 from taskforce.plan import Plan, Step, StepStatus
@@ -215,24 +215,6 @@ class Backing:
         if not item.reused:
             self._work += 1
         self._refused.clear()
-
-
-def succeeded(history: Sequence[Message]) -> set[str]:
-    """The names of the tools with a successful result in `history` (a conversation)."""
-    names = {
-        call.get("id"): (call.get("function") or {}).get("name")
-        for message in history
-        for call in message.get("tool_calls") or ()
-        if isinstance(call, Mapping)
-    }
-    found = set()
-    for message in history:
-        content = message.get("content")
-        if message.get("role") == "tool" and isinstance(content, str):
-            name = names.get(message.get("tool_call_id"))
-            if name is not None and not failed_result(content):
-                found.add(str(name))
-    return found
 
 
 def marks_done(item: Prepared) -> bool:

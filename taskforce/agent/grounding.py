@@ -182,12 +182,7 @@ def given(
     evidence = Evidence()
     evidence.add(system)
     evidence.add_value(list(specs))
-    calls = {  # id -> (name, arguments as sent)
-        call.get("id"): ((call.get("function") or {}).get("name"), _arguments(call))
-        for message in history
-        for call in message.get("tool_calls") or ()
-        if isinstance(call, Mapping)
-    }
+    calls = _calls(history)
     for message in history:
         content, role = message.get("content"), message.get("role")
         if not isinstance(content, str):
@@ -198,11 +193,34 @@ def given(
             name, arguments = calls.get(message.get("tool_call_id"), (None, ""))
             if name == planner:
                 continue
-            if failed_result(content):
+            if _failed(content):
                 evidence.add_failure(content, arguments)
             else:
                 evidence.add(content)
     return evidence
+
+
+def succeeded(history: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The names of the tools with a successful result in `history` (a conversation)."""
+    calls = _calls(history)
+    found = set()
+    for message in history:
+        content = message.get("content")
+        if message.get("role") == "tool" and isinstance(content, str) and not _failed(content):
+            name = calls.get(message.get("tool_call_id"), (None, ""))[0]
+            if name is not None:
+                found.add(str(name))
+    return found
+
+
+def _calls(history: Sequence[Mapping[str, Any]]) -> dict[Any, tuple[Any, Any]]:
+    """The tool calls in `history`: id -> (name, arguments as sent)."""
+    return {
+        call.get("id"): ((call.get("function") or {}).get("name"), _arguments(call))
+        for message in history
+        for call in message.get("tool_calls") or ()
+        if isinstance(call, Mapping)
+    }
 
 
 def shown(values: list[str]) -> str:
@@ -237,7 +255,7 @@ def _arguments(call: Mapping[str, Any]) -> Any:
     return (call.get("function") or {}).get("arguments") or ""
 
 
-def failed_result(content: str) -> bool:
+def _failed(content: str) -> bool:
     """Whether a stored tool result says it failed (``"success": false``)."""
     try:
         result = json.loads(content)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.grounding import Evidence, given, shown
+from taskforce.agent.grounding import Evidence, given, shown, succeeded
 from taskforce.agent.prompts import PLAN_HEADER
 from taskforce.errors import ConfigurationError
 from taskforce.testing import Confirming, ScriptedModel, call, reply
@@ -409,3 +409,20 @@ async def test_question_guesses_false_runs_every_call() -> None:
 def test_question_guesses_must_be_a_bool() -> None:
     with pytest.raises(ConfigurationError, match="question_guesses"):
         LeanAgent(ScriptedModel([]), [], question_guesses="yes")  # type: ignore[arg-type]
+
+
+def test_succeeded_names_the_tools_whose_results_in_a_conversation_did_not_fail() -> None:
+    def exchange(call_id: str, name: str, content: str) -> list[dict[str, Any]]:
+        call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+        return [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": call_id, "content": content},
+        ]
+
+    history = [
+        *exchange("a", "save_note", '{"success": false, "error": "no title"}'),
+        *exchange("b", "list_notes", '{"success": true, "output": []}'),
+        *exchange("c", "read_file", '{"output": "long text… [cut: 9 more chars]'),  # cut: no JSON
+        {"role": "tool", "tool_call_id": "nobody", "content": '{"success": true}'},
+    ]
+    assert succeeded(history) == {"list_notes", "read_file"}
