@@ -308,21 +308,17 @@ def result_text(name: str, result: Mapping[str, Any]) -> str:
     return f"{name} → {text[:_RESULT_CHARS]}{'…' if len(text) > _RESULT_CHARS else ''}"
 
 
-def unworked(plan: Plan, tools: Iterable[str] | None = None) -> dict[int, str]:
+def unworked(plan: Plan) -> dict[int, str]:
     """The steps the loop skipped for lack of work, by number, with its note on each.
 
     The loop skips a step the model marks done twice with no tool run for it since it
     started (:data:`~taskforce.agent.prompts.SKIPPED_NOTE`), or only failed calls
     (:data:`~taskforce.agent.prompts.FAILED_NOTE`); the model may have done that work
-    earlier, in another step's call, or not at all. Given `tools`, only the steps whose
-    words name one of them (:func:`fitting_tools`): work a tool can still do, unlike a
-    "Check if fewer than 10 apples" that was a thought.
+    earlier, in another step's call, or not at all.
     """
     loop_notes = (SKIPPED_NOTE, FAILED_NOTE)
     return {
         plan.number_of(step): step.note
         for step in plan.steps
-        if step.status is StepStatus.SKIPPED
-        and step.note in loop_notes
-        and (tools is None or bool(fitting_tools(step.description, tools)))
+        if step.status is StepStatus.SKIPPED and step.note in loop_notes
     }

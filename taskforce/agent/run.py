@@ -304,7 +304,7 @@ class Run:
                 planning.current_step(plan),
                 self.watch.results[-6:] if results else (),
                 step is None or planning.needs_tool(step.description),
-                planning.unworked(plan, self.guard.actions) if step is None else None,
+                planning.unworked(plan) if step is None else None,  # read with no step open
             )
         )
 

@@ -22,8 +22,6 @@ def test_unworked_are_the_steps_the_loop_skipped_not_the_models_own() -> None:
     plan = plan.with_status([5], StepStatus.FAILED, "card declined")
     assert planning.unworked(plan) == {1: prompts.SKIPPED_NOTE, 3: prompts.FAILED_NOTE}
     assert planning.unworked(Plan().replaced(["a"])) == {}
-    # given the run's tools: only the steps one of them can still do
-    assert planning.unworked(plan, ["save", "send_money"]) == {1: prompts.SKIPPED_NOTE}
 
 
 def test_list_items_reads_json_and_lists_but_not_prose() -> None:
