@@ -49,10 +49,10 @@ class Aliases:
 
     def add(self, tool: str, output: Any) -> None:
         """Index the objects in one successful result of `tool` (one walk over it)."""
-        full = False  # the name index is bounded; the ids are still noted
         for obj, words in _labelled(output, ""):
             self._note_ids(obj, words)
-            full = full or not self._index_names(tool, obj)
+            if len(self._index) < _MAX_ENTRIES:  # the name index is bounded; ids still noted
+                self._index_names(tool, obj)
 
     def _note_ids(self, obj: Mapping[str, Any], words: str) -> None:
         """Note the values of `obj`'s id fields, with its words; a value seen again moves last."""
@@ -63,8 +63,8 @@ class Aliases:
                 if len(known) < _MAX_ENTRIES:
                     known[value] = words
 
-    def _index_names(self, tool: str, obj: Mapping[str, Any]) -> bool:
-        """Index `obj`'s scalar fields by its other texts; False once the index is full."""
+    def _index_names(self, tool: str, obj: Mapping[str, Any]) -> None:
+        """Index `obj`'s scalar fields by its other texts, until the index is full."""
         texts = [v for v in obj.values() if isinstance(v, str) and v.strip()]
         for key, value in obj.items():
             if not isinstance(value, str | int) or isinstance(value, bool):
@@ -74,9 +74,8 @@ class Aliases:
                     continue
                 for form in _forms(text):
                     if len(self._index) >= _MAX_ENTRIES:
-                        return False
+                        return
                     self._index.setdefault((key, form), {})[str(value)] = tool
-        return True
 
     def match(self, arguments: Mapping[str, Any]) -> Match | None:
         """The first argument that is another field's text of an indexed object with its key.
