@@ -1,7 +1,8 @@
 """The Markdown report, generated from stored results only (regenerating never reruns).
 
-Sections: how it was measured (commands, model, settings, machine, commits, dates, wall
-time), the BASELINE (a results file named as the baseline), the CURRENT results (per arm,
+Sections: AT A GLANCE (the current results per arm and their paired comparisons, first,
+before any notes), how it was measured (commands, model, settings, machine, commits, dates,
+wall time), the BASELINE (a results file named as the baseline), the CURRENT results (per arm,
 per mission tag, paired), an ABLATION table (one row per arm of either), and per-mission
 tables.
 """
@@ -83,6 +84,26 @@ def _section(title: str, records: Sequence[RunRecord], arm_order: Sequence[str])
     lines = [f"## {title}", "", *_facts(records), "", *_ARM_HEAD, *_arm_rows(summary.arms), ""]
     lines += _tags(summary) + _paired(summary) + _paths(summary) + _missions(summary)
     return lines
+
+
+def _glance(records: Sequence[RunRecord], arm_order: Sequence[str], title: str) -> list[str]:
+    """The current results per arm and paired, before the notes (details in `title`)."""
+    if not records:
+        return []
+    summary = summarize(records, arm_order)
+    commits = {r.meta["commit"] for r in records if r.meta.get("commit")}
+    made = f", made on {plural(len(commits), 'commit')}" if commits else ""
+    return [
+        "## At a glance",
+        "",
+        f"The current results ({plural(len(records), 'run')}{made}); how they were "
+        f"measured, and the results per mission tag and per mission: {title}, below.",
+        "",
+        *_ARM_HEAD,
+        *_arm_rows(summary.arms),
+        "",
+        *_paired(summary),
+    ]
 
 
 def _tags(summary: Summary) -> list[str]:
@@ -233,9 +254,10 @@ def render_report(
 ) -> str:
     """The Markdown report of `baseline` and `current` results (either may be empty).
 
-    `notes` (Markdown written by people: what was changed, which targets are met) comes
-    right after the header. Without a baseline (no records, no path) there is no baseline
-    section, and the current results are called "Results".
+    The current results come first, at a glance (per arm, and paired); `notes` (Markdown
+    written by people: what was changed, which targets are met) follow them. Without a
+    baseline (no records, no path) there is no baseline section, and the current results
+    are called "Results".
     """
     compared = bool(baseline) or baseline_path is not None
     lines = [
@@ -258,6 +280,7 @@ def render_report(
         "extends it (stored runs are skipped), then this command regenerates the report.",
         "",
     ]
+    lines += _glance(current, arm_order, "Current" if compared else "Results")
     if notes.strip():
         lines += [notes.strip(), ""]
     if compared:

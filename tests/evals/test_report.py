@@ -119,3 +119,17 @@ async def test_solved_per_mission_tag(tmp_path: Path) -> None:
     assert "| tagged | multi-step | 1/2 F1 | 2/2 F0, " in text
     assert result.summary.as_dict()["tags"][0]["tag"] == "single"
     assert summarize(ResultStore(path).latest()).tags == result.summary.tags  # from the file
+
+
+async def test_the_current_results_come_first_then_the_notes(tmp_path: Path) -> None:
+    """A reader sees the result before any history: the arms and their pairing, then notes."""
+    path = tmp_path / "r.jsonl"
+    await evaluate(SMALL, reference_model, results=path, meta={"commit": "abc123"})
+    notes = "## Session 9: a long history of what was tried"
+    text = render_report(ResultStore(path).latest(), notes=notes, baseline_path="b.jsonl")
+    glance = text[text.index("## At a glance") : text.index(notes)]
+    assert "(4 runs, made on 1 commit)" in glance
+    assert "| small | planner | 2/2 (100%" in glance and "| small | none | 2/2 (100%" in glance
+    assert "small:planner | small:none | 2 | 2 | 0 | 0 | 0 |" in glance  # paired
+    assert text.index(notes) < text.index("## Baseline") < text.index("## Current")
+    assert "## At a glance" not in render_report([], [])  # nothing to glance at
