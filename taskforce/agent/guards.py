@@ -81,7 +81,8 @@ class CallGuard:
         self.draft = draft  # the plan a planner call would leave: later calls of its turn meet it
         self.aliases = Aliases()
         """The ids in the run's successful results, by the names beside them."""
-        self._asked: set[str] = set()  # calls answered once for an unsupported value
+        self._asked: dict[str, tuple[int, int]] = {}  # unsupported value: (learned, times)
+        self._learned = 0  # successful tool results so far: what the model has learned
         self._called: set[str] = set()  # the names of the tools the model called in this run
         self._stalled = 0  # consecutive turns made only of repeated calls
         self._turn: list[tuple[Prepared, bool]] = []  # the last turn's calls, and idle looks
@@ -130,7 +131,8 @@ class CallGuard:
             elif (missing := self._unearned(item, plan)) and item.preset is None:
                 self.backing.refuse(item, plan, missing)
             elif values := self._unsupported(item):
-                msg = prompts.unsupported(shown(values), self._untried())
+                again = item.signature in self._asked
+                msg = prompts.unsupported(shown(values), self._untried(), again)
                 item.preset = error_result(msg, "unsupported_value")
                 asked.add(item.signature)
             elif item.preset is None and item.signature in self._seen:
@@ -147,7 +149,8 @@ class CallGuard:
             self._called.add(item.call.name)
             if planner and item.preset is None and item.request and index + 1 < len(items):
                 plan = self.draft(item.request, plan) if self.draft else plan  # for later calls
-        self._asked |= asked
+        for signature in asked:
+            self._asked[signature] = (self._learned, self._asked.get(signature, (0, 0))[1] + 1)
         looks = [finished and i.read_only and not _planner(i) for i in items]  # nothing left to do
         self._turn, self._churned = list(zip(items, looks, strict=True)), set()
         self.stuck = self._answering and bool(items) and (finished or all(map(_repeat, items)))
@@ -180,14 +183,18 @@ class CallGuard:
     def _unsupported(self, item: Prepared) -> list[str]:
         """The values of a new call that the model was never given (empty: it runs).
 
-        Only asked once per call: made again, it runs. Lookups are asked too: one run on a
-        guess returns a result that grounds the guess (``convert_time("14:30")`` for "the
-        time in Tokyo now", whose answer then passes for a fact); a calculator's arithmetic
-        is not checked (see :mod:`taskforce.agent.grounding`).
+        Asked once per call: made again, it runs (the model may have worked the value out),
+        unless a tool succeeded in between and its result does not have the value either:
+        then it is asked once more (a phone number guessed, questioned, looked up, and
+        saved as guessed). Lookups are asked too: one run on a guess returns a result that
+        grounds the guess (``convert_time("14:30")`` for "the time in Tokyo now", whose
+        answer then passes for a fact); a calculator's arithmetic is not checked (see
+        :mod:`taskforce.agent.grounding`).
         """
         if self.evidence is None or item.preset is not None or _planner(item):
             return []
-        if item.signature in self._seen or item.signature in self._asked:
+        asked = self._asked.get(item.signature)
+        if item.signature in self._seen or (asked and (asked[0] == self._learned or asked[1] > 1)):
             return []
         return self.evidence.unsupported(item.args)
 
@@ -252,6 +259,7 @@ class CallGuard:
                 self.evidence.add_failure(result, item.args)
             else:
                 self.evidence.add_value(result)
+                self._learned += 1
         self.backing.ran(item.call.name, failed)  # counted when screened (or rechecked)
         if failed:
             if hint := self._hint(item):

@@ -324,6 +324,7 @@ def cut_off_call(length: int, planner: bool) -> str:
 
 
 _UNTRIED_SHOWN = 8
+_UNSUPPORTED = "in neither the mission nor any tool result so far"
 
 
 def repeated_failure(error: str, hint: str = "") -> str:
@@ -355,17 +356,17 @@ def look_up(untried: Sequence[str]) -> str:
     return f"If an argument was a guess, look it up first with a tool not used yet: {names}."
 
 
-def unsupported(values: str, untried: Sequence[str] = ()) -> str:
+def unsupported(values: str, untried: Sequence[str] = (), again: bool = False) -> str:
     """The answer to a call whose `values` (quoted) no message or tool result gave the model.
 
-    `untried`: the lookups not called yet in the run (the first few are named). The same
-    call made again runs: the model may have worked the value out itself.
+    `untried`: the lookups not called yet (the first few are named); `again`: asked before,
+    and the results since do not have the values either.
     """
     where = f" with a tool not used yet: {', '.join(untried[:_UNTRIED_SHOWN])}" if untried else ""
+    said = "still in no tool result, the new ones included" if again else _UNSUPPORTED
     return (
-        f"Not run: {values} is in neither the mission nor any tool result so far. If it is "
-        f"a guess, look it up first{where}. If you worked it out from the results above, "
-        "make the same call again and it will run."
+        f"Not run: {values} is {said}. If it is a guess, look it up first{where}. If you "
+        "worked it out from the results above, make the same call again and it will run."
     )
 
 

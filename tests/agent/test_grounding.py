@@ -247,6 +247,31 @@ async def test_the_same_call_made_again_runs() -> None:
     assert result.status is AgentStatus.COMPLETED
 
 
+async def test_a_guess_kept_after_a_lookup_that_does_not_have_it_is_asked_once_more() -> None:
+    """Questioned, looked up, then saved as guessed: asked again; the third time it runs."""
+    tools, state = phone_book()
+    guess = call("save_note", title="frank", text="Frank: 123-456-7890")
+    model = ScriptedModel([
+        guess, call("find_contact", name="Frank"), guess, guess, reply("Saved."),
+    ])  # fmt: skip
+    result = await LeanAgent(model, tools, planning=False).execute(MISSION)
+    again = tool_results(model.requests[3].messages)["call_3"]
+    assert again["error_type"] == "unsupported_value"
+    assert "'123-456-7890' is still in no tool result, the new ones included" in again["error"]
+    assert "make the same call again and it will run" in again["error"]
+    assert state["runs"] == [("find_contact", "Frank"), ("save_note", "Frank: 123-456-7890")]
+    assert result.status is AgentStatus.COMPLETED  # asked twice at most, never refused
+
+
+async def test_a_guess_made_again_with_nothing_learned_since_runs_even_after_other_calls() -> None:
+    """Only a successful result is something learned: a failed lookup does not ask again."""
+    tools, state = phone_book()
+    guess = call("save_note", title="frank", text="Frank: 123-456-7890")
+    model = ScriptedModel([guess, call("missing_tool"), guess, reply("Saved.")])
+    await LeanAgent(model, tools, planning=False).execute(MISSION)
+    assert state["runs"] == [("save_note", "Frank: 123-456-7890")]
+
+
 async def test_a_value_from_an_earlier_result_runs_at_once() -> None:
     tools, state = phone_book()
     model = ScriptedModel([
