@@ -71,8 +71,9 @@ class LeanAgent:
             model was given is answered once without running, naming the values and the
             lookups not used yet; made again, it runs (the model may have worked the value
             out; arithmetic arguments, and numbers one step of arithmetic makes from two
-            given ones, are not checked). Small models make up ids, phone
-            numbers, times and amounts instead of looking them up (see
+            given ones, are not checked), unless a tool succeeded in between whose result
+            does not have the value either: then it is asked once more. Small models
+            make up ids, phone numbers, times and amounts instead of looking them up (see
             ``taskforce.agent.grounding``).
 
     Calls of tools with ``requires_approval`` (and the start of plan steps flagged
