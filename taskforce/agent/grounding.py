@@ -9,7 +9,7 @@ result is evidence only for what it adds to its call (``checking has only 1250.0
 gives ``1250.00``; ``no contact '4711'`` only echoes the guess ``4711``).
 
 What is checked, and how loosely (a value the model worked out itself is legitimate, so a
-guard asks once, never refuses twice):
+guard asks once, or once more after a result that lacks the value too, and never refuses):
 
 * figures of three digits or more (a run of digits, possibly joined by ``. , : / -``): a
   figure is grounded when the evidence has the same text, the same number (``1250`` and
