@@ -194,7 +194,8 @@ class CallGuard:
         if self.evidence is None or item.preset is not None or _planner(item):
             return []
         asked = self._asked.get(item.signature)
-        if item.signature in self._seen or (asked and (asked[0] == self._learned or asked[1] > 1)):
+        runs_now = asked is not None and (asked[0] == self._learned or asked[1] > 1)
+        if item.signature in self._seen or runs_now:
             return []
         return self.evidence.unsupported(item.args)
 
