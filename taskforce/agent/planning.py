@@ -199,6 +199,12 @@ def open_steps(plan: Plan) -> list[str]:
     return [f"{s.id}: {s.description}" for s in plan.open_steps()]
 
 
+def noted(plan: Plan) -> str:
+    """The checklist lines of `plan`'s steps that carry a note (a result, a reason)."""
+    lines = zip(plan.steps, plan.checklist(), strict=True)
+    return "\n".join(line.markdown() for step, line in lines if step.note)
+
+
 def current_step(plan: Plan) -> str | None:
     """``"2. description"`` of the step to work on.
 

@@ -72,11 +72,9 @@ def plan_message(
             f"No step is open, but {' and '.join(why)}. If that work is not done yet, "
             "do it now with its tool; then answer the user in plain text with the results."
         )
-    if current is None:
-        return (
-            f"{PLAN_HEADER}\n{markdown}{known}\n"
-            "All steps are done. Now answer the user in plain text with the results."
-        )
+    if current is None:  # `markdown`: what the checklists shown before did not say
+        head = "\n".join(filter(None, (f"{PLAN_HEADER} All steps are done.", markdown)))
+        return f"{head}{known}\nNow answer the user in plain text with the results."
     number = current.split(".", 1)[0]
     how = (
         f"Call the tool this step needs (not the planner) and use its result; after that "

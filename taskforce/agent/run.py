@@ -294,17 +294,17 @@ class Run:
         With `results`, the run's last results too: the note that closes a compacted
         view, which may have lost them.
         """
-        plan = self.plan
-        if not plan.steps:
+        if not (plan := self.plan).steps:
             return None
         step = plan.next_step()
+        unworked = planning.unworked(plan) if step is None else None  # read with no step open
         return user(
-            prompts.plan_message(
-                plan.render(),
+            prompts.plan_message(  # a finished plan's checklist was shown: its notes only
+                plan.render() if step is not None or unworked else planning.noted(plan),
                 planning.current_step(plan),
                 self.watch.results[-6:] if results else (),
                 step is None or planning.needs_tool(step.description),
-                planning.unworked(plan) if step is None else None,  # read with no step open
+                unworked,
             )
         )
 

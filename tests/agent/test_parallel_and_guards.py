@@ -379,7 +379,9 @@ async def test_the_planner_is_hidden_once_the_plan_is_finished(tools: Any) -> No
     agent = LeanAgent(model=model, tools=tools[0], plan_first=False)  # offered from the start
     await agent.execute("Get the weather in Oslo and tell me")
     assert [r.tool_names[0] for r in model.requests] == ["planner"] * 3 + ["calculator"]
-    assert "All steps are done" in model.requests[3].messages[-1]["content"]
+    closing = model.requests[3].messages[-1]["content"]
+    assert "All steps are done" in closing
+    assert "Weather" not in closing  # the checklists before showed the steps: not again
 
 
 async def test_update_plan_refuses_to_add_an_open_step_again(tools: Any) -> None:

@@ -24,6 +24,25 @@ def test_unworked_are_the_steps_the_loop_skipped_not_the_models_own() -> None:
     assert planning.unworked(Plan().replaced(["a"])) == {}
 
 
+def test_noted_gives_the_lines_of_the_steps_with_a_note_only() -> None:
+    plan = Plan().replaced(["Fetch", "Sum", "Send"])
+    plan = plan.with_status([1, 3], StepStatus.DONE).with_status([2], StepStatus.DONE, "41")
+    assert planning.noted(plan) == "- [x] 2. Sum — 41"
+    assert planning.noted(Plan().replaced(["a"]).with_status([1], StepStatus.DONE)) == ""
+
+
+def test_the_closing_recitation_shows_what_the_checklists_before_did_not() -> None:
+    closing = prompts.plan_message("- [x] 2. Sum — 41", None, ["sum: 41"])
+    assert closing == (
+        "[Plan update] All steps are done.\n- [x] 2. Sum — 41\nResults so far: sum: 41\n"
+        "Now answer the user in plain text with the results."
+    )
+    assert prompts.plan_message("", None).splitlines() == [
+        "[Plan update] All steps are done.",
+        "Now answer the user in plain text with the results.",
+    ]
+
+
 def test_list_items_reads_json_and_lists_but_not_prose() -> None:
     assert planning.list_items('{"steps": ["Look up", "Answer"]}') == ["Look up", "Answer"]
     assert planning.list_items("Plan:\n1. Look up\n2. Answer") == ["Look up", "Answer"]
