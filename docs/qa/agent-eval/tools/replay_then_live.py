@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from taskforce.evals.arms import Arm
-from taskforce.evals.engine import DEFAULT_MAX_TOKENS, litellm_factory
+from taskforce.evals.engine import DEFAULT_MAX_TOKENS, litellm_factory, machine_facts
 from taskforce.evals.prompt_tokens import ServerTokenCounter
 from taskforce.evals.replay import _SETTINGS, _replies
 from taskforce.evals.runner import RunSettings, run_mission
@@ -165,7 +165,15 @@ async def main(args: argparse.Namespace) -> None:
             )
             hybrid = {"live_requests": len(model.asked), "prefix_same": prefix}
             hybrid["asked"] = model.asked
-            out.add(dataclasses.replace(again, meta={**r.meta, "hybrid": hybrid}))
+            # Input counted exactly (the server's counter) for every request, replayed or
+            # live, as `taskforce eval --remeasure` counts it; output: the live replies only.
+            total = int(again.tokens["estimated_input"])
+            planning = round(float(again.tokens["planning_share"]) * total)
+            again = dataclasses.replace(again, input_tokens=total, planning_tokens=planning)
+            hybrid |= {"replayed_from": r.meta.get("commit"), "live_seconds": again.seconds}
+            meta = {**r.meta, **machine_facts(), "hybrid": hybrid}  # made on this code
+            # wall time: the stored run's (the replayed turns took none here)
+            out.add(dataclasses.replace(again, seconds=r.seconds, meta=meta))
 
 
 if __name__ == "__main__":
