@@ -59,7 +59,7 @@ def plan_message(
     `needs_tool` says whether that step needs a tool. `unworked` maps the steps the loop
     skipped for lack of work to its note on them (:data:`SKIPPED_NOTE`,
     :data:`FAILED_NOTE`): with no step open, the message does not say "all steps are done"
-    while they may not be.
+    while they may not be. When it does, `markdown` is what the checklists before did not say.
     """
     known = "\nResults so far: " + "; ".join(results) if results else ""
     if current is None and unworked:
@@ -72,7 +72,7 @@ def plan_message(
             f"No step is open, but {' and '.join(why)}. If that work is not done yet, "
             "do it now with its tool; then answer the user in plain text with the results."
         )
-    if current is None:  # `markdown`: what the checklists shown before did not say
+    if current is None:
         head = "\n".join(filter(None, (f"{PLAN_HEADER} All steps are done.", markdown)))
         return f"{head}{known}\nNow answer the user in plain text with the results."
     number = current.split(".", 1)[0]

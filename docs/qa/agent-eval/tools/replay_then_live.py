@@ -22,7 +22,7 @@ note for one request, the tools offered). A change that alters runs from some tu
 live turns from that turn only; with the code unchanged, every run replays whole ("same").
 
     .venv/bin/python docs/qa/agent-eval/tools/replay_then_live.py \
-        current.jsonl /dev/null builtin --record before.json             # the code before
+        current.jsonl recorded.jsonl builtin --record before.json         # the code before
     PYTHONPATH=<worktree> .venv/bin/python docs/qa/agent-eval/tools/replay_then_live.py \
         current.jsonl OUT.jsonl builtin --diverge before.json             # the changed code
 
