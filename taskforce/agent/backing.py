@@ -31,7 +31,7 @@ from taskforce.agent import prompts
 from taskforce.agent.coverage import Mentions
 from taskforce.agent.dispatch import Prepared
 from taskforce.agent.grounding import succeeded
-from taskforce.agent.planning import fitting_tools, needs_tool, tool_steps, unworked
+from taskforce.agent.planning import fitting_tools, step_needs_tool, tool_steps, unworked
 from taskforce.models.base import Message
 from taskforce.plan import Plan, Step, StepStatus
 from taskforce.plan.requests import NewPlan, SetStatus
@@ -82,7 +82,7 @@ class Backing:
             if 0 < n <= len(steps) and steps[n - 1].status.is_open
         ]
         needy = [  # a gated step is checked by the human who approves it
-            (n, s) for n, s in wanted if needs_tool(s.description) and not s.requires_approval
+            (n, s) for n, s in wanted if step_needs_tool(plan, s) and not s.requires_approval
         ]
         if len(needy) > self._work:
             return [n for n, _ in needy[self._work :]]
@@ -202,7 +202,7 @@ class Backing:
         for number, note in unworked(plan).items():
             step = plan.steps[number - 1]
             tools = fitting_tools(step.description, self.actions)
-            if note != prompts.SKIPPED_NOTE or not tools or not needs_tool(step.description):
+            if note != prompts.SKIPPED_NOTE or not tools or not step_needs_tool(plan, step):
                 continue
             done = succeeded(history) if done is None else done
             if not done & set(tools):

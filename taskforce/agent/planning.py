@@ -35,6 +35,7 @@ __all__ = [
     "plan_for",
     "result_text",
     "split_mission",
+    "step_needs_tool",
     "tool_steps",
     "unworked",
     "work_only",
@@ -238,24 +239,55 @@ _FILE_NAME = re.compile(
     re.I,
 )
 """A file's name by its extension ("order.txt"), not any dotted word ("e.g", "3.5")."""
+_LEAD = r"^(?:step\s*\d+\s*[:.)-]\s*)?(?:(?:then|first|finally|and),?\s+)?"
+_COMPOSE = re.compile(
+    _LEAD + r"(?:compose|draft|prepare|write|create|formulate|craft|word)\b.*"
+    r"\b(?:e-?mail|message|invitation|letter|reply|text)s?\b",
+    re.I,
+)
+"""A step that writes a message: its verb, then what it writes."""
+_ACTS = re.compile(r"\b(?:send|sent|save|store|post|upload|forward|deliver|schedule|book)", re.I)
+"""Words of a step that acts on the world besides writing (then it is that action's step)."""
+_SENDS = re.compile(
+    _LEAD + r"(?:send|e-?mail|mail|message|forward|deliver)\b|\bsend\b",
+    re.I,
+)
+"""A step that sends a message ("Send the email to Bob", "Email Alice the total")."""
 
 
-def needs_tool(description: str) -> bool:
+def needs_tool(description: str, later: Iterable[str] = ()) -> bool:
     """Whether a plan step needs a tool call to be done.
 
     Steps that only report, decide or compare what is already known ("Tell the user the
     total", "Decide which is cheaper") need none, nor a step that only ends the mission
     ("Complete the mission"); anything that names an action on the world (an email, a
-    note, a file or a file's name, a lookup, a conversion) does.
+    note, a file or a file's name, a lookup, a conversion) does. `later` are the texts of
+    the steps after this one in its plan: a step that only composes a message ("Compose
+    the email") needs no tool when one of them sends it ("Send the email to Alice"); the
+    writing is the model's own, the sending is the later step's work.
     """
     text = description.strip()
     if _THE_MISSION.match(text):  # "Complete the mission": the work is the other steps
+        return False
+    if _composes(text) and any(_SENDS.search(step.strip()) for step in later):
         return False
     return (
         not _NO_TOOL_VERB.match(text)
         or bool(_TOOL_OBJECT.search(text))
         or bool(_FILE_NAME.search(text))
     )
+
+
+def step_needs_tool(plan: Plan, step: Step) -> bool:
+    """:func:`needs_tool` for `step` of `plan`, read with the steps that follow it."""
+    steps = plan.steps
+    after = range(plan.number_of(step), len(steps))  # read only for a step that composes
+    return needs_tool(step.description, (steps[i].description for i in after))
+
+
+def _composes(text: str) -> bool:
+    """Whether step `text` only writes a message ("Draft a message to Bob"), acting on nothing."""
+    return bool(_COMPOSE.match(text)) and not _ACTS.search(text) and not _FILE_NAME.search(text)
 
 
 _WORD = re.compile(r"[a-z]+")
@@ -287,7 +319,7 @@ def fitting_tools(step: str, names: Iterable[str]) -> list[str]:
 
 def tool_steps(plan: Plan) -> list[Step]:
     """The open steps of `plan` that need a tool (what an answer cannot do by itself)."""
-    return [s for s in plan.open_steps() if needs_tool(s.description)]
+    return [s for s in plan.open_steps() if step_needs_tool(plan, s)]
 
 
 def answered(plan: Plan) -> tuple[int, ...]:
@@ -298,7 +330,7 @@ def answered(plan: Plan) -> tuple[int, ...]:
     that step, so it does not finish the plan either).
     """
     steps = plan.open_steps()
-    if any(needs_tool(s.description) or s.requires_approval for s in steps):
+    if any(step_needs_tool(plan, s) or s.requires_approval for s in steps):
         return ()
     return tuple(plan.number_of(s) for s in steps)
 

@@ -112,10 +112,10 @@ class Run:
 
     def worked(self) -> str | None:
         """The current step's number when a tool already ran for it (the model may mark it)."""
-        step = self.plan.next_step()
-        if step is None or not self.guard.worked or not planning.needs_tool(step.description):
+        step = (plan := self.plan).next_step()
+        if step is None or not self.guard.worked or not planning.step_needs_tool(plan, step):
             return None
-        return str(self.plan.number_of(step))
+        return str(plan.number_of(step))
 
     def loop_texts(self) -> list[str]:
         """The loop's own recent messages (recitations, reminders), to spot a copied one."""
@@ -303,7 +303,7 @@ class Run:
                 plan.render() if step is not None or unworked else planning.noted(plan),
                 planning.current_step(plan),
                 self.watch.results[-6:] if results else (),
-                step is None or planning.needs_tool(step.description),
+                step is None or planning.step_needs_tool(plan, step),
                 unworked,
             )
         )

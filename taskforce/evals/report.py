@@ -29,8 +29,9 @@ _DEFINITIONS = """\
   non-planner tool run since the step started (k steps ticked at once after c such runs
   count max(0, k - c); a call that failed is no run: runs made before 2026-11-25 counted
   it as one).
-  A step that only reports or decides ("Tell me the result") needs none: the agent's own
-  rule (`taskforce.agent.planning.needs_tool`) decides which steps those are. A repeated call
+  A step that only reports or decides ("Tell me the result"), or composes a message a later
+  step sends, needs none: the agent's own rule (`taskforce.agent.planning.step_needs_tool`)
+  decides which steps those are. A repeated call
   answered with the result of an earlier run counts as a run only when that earlier run
   backs no DONE step yet (the model did a later step's call early).
 - **crashes**: runs that ended in an error of the model's (a reply the provider could not

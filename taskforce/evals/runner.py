@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from taskforce.agent import AgentEvent, AgentResult, LeanAgent
-from taskforce.agent.planning import needs_tool
+from taskforce.agent.planning import step_needs_tool
 from taskforce.errors import (
     ConfigurationError,
     ContextWindowExceededError,
@@ -148,8 +148,9 @@ async def run_mission(
         elif kind == "tool_result":
             tally.on_result(str(data.get("id")), data.get("success") is not False)
         elif kind == "plan_updated":
-            steps = agent.planner.plan.steps
-            done = sum(s.status is StepStatus.DONE and needs_tool(s.description) for s in steps)
+            plan = agent.planner.plan
+            steps = plan.steps
+            done = sum(s.status is StepStatus.DONE and step_needs_tool(plan, s) for s in steps)
             tally.on_plan(done, created=len(steps) != counts["tasks"])
             counts["tasks"] = len(steps)
         elif kind == "error" and "context" in str(data.get("message", "")).lower():

@@ -261,6 +261,34 @@ async def test_completion_needs_evidence_by_default(tools: Any) -> None:
     assert result.plan.steps[1].note == "no tool ran for it"
 
 
+async def test_a_step_composing_the_message_a_later_step_sends_is_marked_without_a_tool() -> None:
+    sent: list[str] = []
+
+    def send_email(to: str, body: str) -> str:
+        """Send an email."""
+        sent.append(f"{to}: {body}")
+        return f"Email to {to} sent."
+
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Compose the email", "Send it to Bob"]),
+            call("planner", action="mark_done", step_index=[1]),  # writing it is the model's own
+            call("send_email", to="bob@example.com", body="Party on Saturday"),
+            call("planner", action="mark_done", step_index=[2]),
+            reply("Sent."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=[FunctionTool(send_email)], plan_first=False)
+    result = await agent.execute("Email Bob (bob@example.com) that the party is on Saturday")
+    first = model.requests[1].messages[-1]["content"]
+    assert "Do now: step 1.\nThis step needs no tool" in first
+    second = model.requests[2].messages[-1]["content"]  # marked at once, not refused
+    assert "- [x] 1. Compose the email" in second and "Do now: step 2." in second
+    assert sent == ["bob@example.com: Party on Saturday"]
+    assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE"]
+    assert result.final_message == "Sent."
+
+
 async def test_a_plan_closed_by_skips_is_not_called_done(tools: Any) -> None:
     """Steps skipped because no tool ran are named when no step is left open."""
     tool_list, log = tools

@@ -88,6 +88,33 @@ def test_steps_that_need_no_tool() -> None:
     assert planning.result_text("x", {"success": True, "output": "y" * 300}).endswith("y…")
 
 
+def test_a_step_that_composes_a_message_a_later_step_sends_needs_no_tool() -> None:
+    sends = ["Send the email to Alice", "Send the email to Bob"]
+    for text in ("Compose the email", "Draft a message to Bob",
+                 "Step 3: Prepare the email message.", "Then write the invitation text",
+                 "Create the email with the balances."):  # fmt: skip
+        assert not planning.needs_tool(text, sends), text
+        assert planning.needs_tool(text), text  # alone, it may be the sending: it needs a tool
+        assert planning.needs_tool(text, ["Tell me what was sent"]), text
+    assert not planning.needs_tool("Compose a message to Bob", ["Email Bob the message"])
+    for text in ("Compose and send the email to Bob", "Draft the email and save it as a note",
+                 "Write the email text to draft.txt", "Prepare the report"):  # fmt: skip
+        assert planning.needs_tool(text, sends), text  # it acts, or writes no message
+
+
+def test_step_needs_tool_reads_the_steps_after_it() -> None:
+    plan = Plan().replaced(["Find Alice's address", "Compose the email", "Send the email to Alice"])
+    one, compose, send = plan.steps
+    assert [planning.step_needs_tool(plan, s) for s in plan.steps] == [True, False, True]
+    assert planning.tool_steps(plan) == [one, send]
+    last = Plan().replaced(["Send the email to Alice", "Compose the email"])  # none sends it after
+    assert planning.step_needs_tool(last, last.steps[1])
+    assert not planning.answered(plan)
+    done = plan.with_status([1, 3], StepStatus.DONE)
+    assert planning.answered(done) == (2,)  # composing is done by the answer itself
+    assert compose.description == "Compose the email"
+
+
 def test_about_the_plan_knows_ticking_and_revising_but_not_work() -> None:
     for task in (
         "Mark done",
