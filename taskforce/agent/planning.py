@@ -241,11 +241,12 @@ _FILE_NAME = re.compile(
 """A file's name by its extension ("order.txt"), not any dotted word ("e.g", "3.5")."""
 _LEAD = r"^(?:step\s*\d+\s*[:.)-]\s*)?(?:(?:then|first|finally|and),?\s+)?"
 _COMPOSE = re.compile(
-    _LEAD + r"(?:compose|draft|prepare|write|create|formulate|craft|word)\b.*"
-    r"\b(?:e-?mail|message|invitation|letter|reply|text)s?\b",
+    _LEAD + r"(?:compose|draft|prepare|write|create|formulate|craft|word)\s+"
+    r"(?:(?:the|a|an|this|that|my|your|his|her|their)\s+)?(?:[\w'-]+\s+){0,2}?"
+    r"(?:e-?mail|message|invitation|letter|reply|text)s?\b",
     re.I,
 )
-"""A step that writes a message: its verb, then what it writes."""
+"""A step that writes a message: its verb, then what it writes ("Compose a short email")."""
 _ACTS = re.compile(r"\b(?:send|sent|save|store|post|upload|forward|deliver|schedule|book)", re.I)
 """Words of a step that acts on the world besides writing (then it is that action's step)."""
 _SENDS = re.compile(
