@@ -247,8 +247,12 @@ _COMPOSE = re.compile(
     re.I,
 )
 """A step that writes a message: its verb, then what it writes ("Compose a short email")."""
-_ACTS = re.compile(r"\b(?:send|sent|save|store|post|upload|forward|deliver|schedule|book)", re.I)
-"""Words of a step that acts on the world besides writing (then it is that action's step)."""
+_ACTS = re.compile(
+    r"\b(?:send|sent|save|store|post|upload|forward|deliver|schedule|book|note|file|"
+    r"calendar|event|to-?do|document)",
+    re.I,
+)
+"""Words of a step that acts on the world, or writes into it, besides composing a message."""
 _SENDS = re.compile(
     _LEAD + r"(?:send|e-?mail|mail|message|forward|deliver)\b|\bsend\b",
     re.I,

@@ -99,7 +99,8 @@ def test_a_step_that_composes_a_message_a_later_step_sends_needs_no_tool() -> No
     assert not planning.needs_tool("Compose a message to Bob", ["Email Bob the message"])
     for text in ("Compose and send the email to Bob", "Draft the email and save it as a note",
                  "Write the email text to draft.txt", "Prepare the report",
-                 "Create a task to look up Bob's email address"):  # fmt: skip
+                 "Create a task to look up Bob's email address",
+                 "Write the text 'buy milk' in a note"):  # fmt: skip
         assert planning.needs_tool(text, sends), text  # it acts, or writes no message
 
 
