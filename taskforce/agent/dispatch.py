@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from taskforce.agent import textcalls
 from taskforce.agent.prompts import DUPLICATE_IN_TURN, cut_off_call
 from taskforce.errors import ToolInputError
 from taskforce.models.base import Message, ToolCall
@@ -86,6 +87,8 @@ def parse_call(
     if call.name not in tools:
         known = ", ".join(sorted(tools))
         msg = f"Unknown tool {call.name!r}. Available tools: {known}."
+        if textcalls.is_answer_tool(call.name):
+            msg += " To give the final answer, reply with it in plain text, with no tool call."
         return Prepared(call, {}, error_result(msg, "unknown_tool"))
     try:
         args = _decode(call.arguments)

@@ -193,11 +193,10 @@ class Run:
         if not response.tool_calls and (moved := self._moved_on(response.content)):
             return dataclasses.replace(response, tool_calls=(moved.call,), content=None), [moved]
         tools = self.wiring.tools
-        if not response.tool_calls:
-            written = textcalls.calls_in_text(response.content, tools, self.use.calls)
-            text = response.content
-            text = None if written else text and textcalls.clean_answer(text, tools)
-            response = dataclasses.replace(response, tool_calls=written, content=text)
+        calls, text = textcalls.read_reply(
+            response.content, response.tool_calls, tools, self.use.calls
+        )
+        response = dataclasses.replace(response, tool_calls=calls, content=text)
         items = [parse_call(c, tools, cut_off=response.cut_off) for c in response.tool_calls]
         for item in items:  # no step copies the loop's instructions or ticks the plan
             if isinstance(item.request, NewPlan):

@@ -97,8 +97,8 @@ async def ask_answer(run: Run) -> str:
         )
         return ""
     await run.record_call(response, len(view), 0)
-    text = response.content or ""
-    written = textcalls.calls_in_text(text, run.wiring.tools, run.use.calls)
-    if response.tool_calls or written or echo.is_echo(text, [str(view[-1]["content"])]):
+    tools = run.wiring.tools
+    calls, text = textcalls.read_reply(response.content, response.tool_calls, tools, run.use.calls)
+    if calls or not text or echo.is_echo(text, [str(view[-1]["content"])]):
         return ""
-    return textcalls.plain_answer(text, run.wiring.tools)
+    return textcalls.plain_answer(text, tools)

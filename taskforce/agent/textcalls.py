@@ -9,14 +9,17 @@ so the loop runs them; a call of a tool the agent does not have (``{"name": "ema
 unknown tool is. :func:`clean_answer` unwraps a plain answer the model fenced, or wrapped in
 a call of an answer tool nobody offered (``{"name": "final_answer", "arguments":
 {"result": "..."}}``); :func:`plain_answer` also drops a leading "The final answer is:".
-Pure functions: no I/O.
+:func:`read_reply` applies both to a reply, and reads a call of such an answer tool sent
+through the tool channel (``final_answer(answer="4 packs")``, the habit of models trained
+on agents that end with a ``final_answer`` tool) as the answer it wraps. Pure functions:
+no I/O.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from taskforce.models.base import ToolCall
@@ -26,6 +29,37 @@ _ARGUMENT_KEYS = ("arguments", "parameters", "args")
 _ANSWER_TOOL = re.compile(r"answer|final|finish|submit|^respon(?:d|se)$|^reply$", re.IGNORECASE)
 """Names a model gives a made-up tool for its final answer (``final_answer``, ``respond``)."""
 _ANSWER_KEYS = ("answer", "result", "response", "text", "content", "message", "output")
+
+
+def read_reply(
+    text: str | None, calls: Sequence[ToolCall], tools: Collection[str], turn: int
+) -> tuple[tuple[ToolCall, ...], str | None]:
+    """The calls a reply makes and its answer text, as the loop takes them.
+
+    Calls sent through the tool channel stay calls, unless every one of them wraps an
+    answer in a call of an answer tool nobody offered (see :func:`clean_answer`): the
+    reply is then that answer. A reply with no calls may have written them as text
+    (:func:`calls_in_text`); otherwise its text is the answer, unwrapped.
+    """
+    if calls:
+        said = [_wrapped_answer(c.name, _arguments(c.arguments), tools) for c in calls]
+        if all(said):
+            return (), "\n".join(filter(None, said))
+        return tuple(calls), text
+    written = calls_in_text(text, tools, turn)
+    return (written, None) if written else ((), text and clean_answer(text, tools))
+
+
+def is_answer_tool(name: str) -> bool:
+    """Whether `name` reads as a tool for the final answer (``final_answer``, ``respond``)."""
+    return _ANSWER_TOOL.search(name) is not None
+
+
+def _arguments(text: str) -> Any:
+    try:
+        return json.loads(text) if text.strip() else {}
+    except (ValueError, RecursionError):
+        return None
 
 
 def calls_in_text(text: str | None, tools: Collection[str], turn: int) -> tuple[ToolCall, ...]:
@@ -158,14 +192,16 @@ def _wrapped_answer(name: str, args: Any, tools: Collection[str]) -> str | None:
     """The text a call ``name(args)`` of a made-up answer tool wraps, if it is one.
 
     The name must be none of `tools` and read as an answer; the arguments must hold the
-    text under an answer-like key, or be one plain value.
+    text under an answer-like key, or be one plain value, or one tool result that has
+    one (``{"previous_result": {"success": true, "output": "Booked."}}``).
     """
-    if name in tools or not _ANSWER_TOOL.search(name):
+    if name in tools or not is_answer_tool(name):
         return None
     if isinstance(args, dict):
         found = [args[k] for k in _ANSWER_KEYS if isinstance(args.get(k), str)]
         if not found and len(args) == 1:
-            found = [v for v in args.values() if _plain(v)]
+            (one,) = args.values()
+            found = [one] if _plain(one) else [t for t in [_result_text(one)] if t]
         args = found[0] if found else None
     return (str(args).strip() or None) if _plain(args) else None
 

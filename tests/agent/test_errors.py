@@ -91,6 +91,7 @@ async def test_unknown_tool_lists_available_ones(tools: Any) -> None:
     result, _ = await run_one(call("web_search", q="x"), tools[0])
     assert result["error_type"] == "unknown_tool"
     assert "web_search" in result["error"] and "weather" in result["error"]
+    assert "plain text" not in result["error"]  # only an answer-like name gets that hint
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.textcalls import calls_in_text, clean_answer, plain_answer
-from taskforce.testing import ScriptedModel, call, reply
+from taskforce.agent.textcalls import calls_in_text, clean_answer, plain_answer, read_reply
+from taskforce.models.base import ToolCall
+from taskforce.testing import ScriptedModel, call, raw_call, reply
 from tests.agent.helpers import tool_results
 
 TOOLS = {"save_note", "weather"}
@@ -95,6 +96,40 @@ def test_an_answer_written_as_a_tool_result_is_its_text() -> None:
         assert clean_answer(kept, TOOLS) == kept, kept
 
 
+def _sent(name: str, arguments: str) -> tuple[ToolCall, ...]:
+    return (ToolCall("c1", name, arguments),)
+
+
+def test_an_answer_tool_called_through_the_tool_channel_is_the_answer_it_wraps() -> None:
+    said = read_reply("Done.", _sent("final_answer", '{"answer": "4 packs"}'), TOOLS, 3)
+    assert said == ((), "4 packs")
+    result = '{"previous_result": {"success": true, "output": "Ruiz is on the waiting list"}}'
+    assert read_reply(None, _sent("final_answer", result), TOOLS, 3) == (
+        (),
+        "Ruiz is on the waiting list",
+    )
+    assert read_reply(None, _sent("respond", '"Sent."'), TOOLS, 3) == ((), "Sent.")
+    failed = '{"previous_result": {"success": false, "error": "x", "error_type": "repeated"}}'
+    for kept in (
+        _sent("final_answer", "{}"),  # no answer in it: refused as an unknown tool, with a hint
+        _sent("final_answer", '{"pet_id": "P-1", "date": "2025-06-11"}'),  # data, not an answer
+        _sent("final_answer", failed),  # a failed result wraps no answer
+        _sent("final_answer", "not json"),
+        _sent("book_table", '{"text": "4 packs"}'),  # not an answer tool
+        (*_sent("final_answer", '{"answer": "x"}'), ToolCall("c2", "weather", '{"city": "Oslo"}')),
+    ):
+        assert read_reply("Working.", kept, TOOLS, 3) == (kept, "Working."), kept
+    own = _sent("final_answer", '{"answer": "x"}')  # the agent's own tool of that name runs
+    assert read_reply(None, own, {"final_answer"}, 3) == (own, None)
+
+
+def test_a_reply_without_calls_is_read_as_before() -> None:
+    written = read_reply(FENCED, (), TOOLS, 2)
+    assert [c.name for c in written[0]] == ["weather"] and written[1] is None
+    assert read_reply("```\nOslo: 4°C.\n```", (), TOOLS, 2) == ((), "Oslo: 4°C.")
+    assert read_reply(None, (), TOOLS, 2) == ((), None)
+
+
 def test_a_fence_never_closed_is_read_as_closed_at_the_end() -> None:
     """A reply that stops before its closing fence: its call runs, its answer is unwrapped."""
     call = '```json\n{"name": "save_note", "arguments": {"title": "x", "text": "y"}}'
@@ -166,3 +201,25 @@ async def test_a_run_out_of_steps_ends_with_its_last_words_not_a_call_it_wrote(
     agent = LeanAgent(model=model, tools=tool_list, planning=False, max_steps=2)
     result = await agent.execute("Oslo?")
     assert result.status is AgentStatus.MAX_STEPS and result.final_message == "Looking it up."
+
+
+async def test_an_answer_tool_called_through_the_tool_channel_ends_the_run(tools: Any) -> None:
+    tool_list, log = tools
+    model = ScriptedModel(
+        [call("weather", city="Oslo"), call("final_answer", answer="Oslo: 4°C, rain.")]
+    )
+    result = await LeanAgent(model=model, tools=tool_list, planning=False).execute("Oslo?")
+    assert log["calls"] == [("weather", "Oslo")]
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C, rain."
+
+
+async def test_an_answer_tool_with_no_answer_in_it_is_told_to_answer_in_words(
+    tools: Any,
+) -> None:
+    tool_list, _ = tools
+    model = ScriptedModel([raw_call("final_answer", "{}"), reply("Oslo: 4°C, rain.")])
+    result = await LeanAgent(model=model, tools=tool_list, planning=False).execute("Oslo?")
+    refused = next(iter(tool_results(model.requests[1].messages).values()))
+    assert refused["success"] is False and refused["error_type"] == "unknown_tool"
+    assert "plain text, with no tool call" in refused["error"]
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C, rain."
