@@ -7,7 +7,7 @@ from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.textcalls import calls_in_text, clean_answer, plain_answer, read_reply
-from taskforce.models.base import ToolCall
+from taskforce.models.base import ModelResponse, ToolCall
 from taskforce.testing import ScriptedModel, call, raw_call, reply
 from tests.agent.helpers import tool_results
 
@@ -203,23 +203,27 @@ async def test_a_run_out_of_steps_ends_with_its_last_words_not_a_call_it_wrote(
     assert result.status is AgentStatus.MAX_STEPS and result.final_message == "Looking it up."
 
 
-async def test_an_answer_tool_called_through_the_tool_channel_ends_the_run(tools: Any) -> None:
-    tool_list, log = tools
-    model = ScriptedModel(
-        [call("weather", city="Oslo"), call("final_answer", answer="Oslo: 4°C, rain.")]
-    )
-    result = await LeanAgent(model=model, tools=tool_list, planning=False).execute("Oslo?")
-    assert log["calls"] == [("weather", "Oslo")]
-    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C, rain."
-
-
-async def test_an_answer_tool_with_no_answer_in_it_is_told_to_answer_in_words(
+async def test_an_answer_tool_in_the_tool_channel_ends_the_run_or_is_told_to_use_words(
     tools: Any,
 ) -> None:
-    tool_list, _ = tools
-    model = ScriptedModel([raw_call("final_answer", "{}"), reply("Oslo: 4°C, rain.")])
-    result = await LeanAgent(model=model, tools=tool_list, planning=False).execute("Oslo?")
-    refused = next(iter(tool_results(model.requests[1].messages).values()))
-    assert refused["success"] is False and refused["error_type"] == "unknown_tool"
-    assert "plain text, with no tool call" in refused["error"]
-    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C, rain."
+    tool_list, log = tools
+    said = call("final_answer", answer="Oslo: 4°C, rain.")  # wraps an answer: it is the answer
+    empty = raw_call("final_answer", "{}")  # wraps none: refused, with how to answer instead
+    runs: list[tuple[list[ModelResponse], int, list[tuple[str, str]]]] = [
+        ([call("weather", city="Oslo"), said], 0, [("weather", "Oslo")]),
+        ([empty, said], 1, []),
+    ]
+    for replies, refusals, calls in runs:
+        log["calls"].clear()
+        model = ScriptedModel(replies)
+        result = await LeanAgent(model=model, tools=tool_list, planning=False).execute("Oslo?")
+        assert result.status is AgentStatus.COMPLETED
+        assert result.final_message == "Oslo: 4°C, rain."
+        refused = [
+            r for r in tool_results(model.requests[-1].messages).values() if not r["success"]
+        ]
+        assert len(refused) == refusals
+        for error in refused:
+            assert error["error_type"] == "unknown_tool"
+            assert "plain text, with no tool call" in error["error"]
+        assert log["calls"] == calls
