@@ -50,9 +50,17 @@ def read_reply(
     return (written, None) if written else ((), text and clean_answer(text, tools))
 
 
+_ONLY_ANSWER = re.compile(
+    r"(?:final_?|give_?|submit_?|provide_?)?(?:answer|response|result)|final|finish|respond|reply",
+    re.IGNORECASE,
+)
+"""Names that mean nothing but "the final answer" (``submit_order`` also reads as an
+answer tool when it wraps one, see :data:`_ANSWER_TOOL`, but may be an action)."""
+
+
 def is_answer_tool(name: str) -> bool:
-    """Whether `name` reads as a tool for the final answer (``final_answer``, ``respond``)."""
-    return _ANSWER_TOOL.search(name) is not None
+    """Whether `name` means nothing but the final answer (``final_answer``, ``respond``)."""
+    return _ONLY_ANSWER.fullmatch(name.strip()) is not None
 
 
 def _arguments(text: str) -> Any:
@@ -195,7 +203,7 @@ def _wrapped_answer(name: str, args: Any, tools: Collection[str]) -> str | None:
     text under an answer-like key, or be one plain value, or one tool result that has
     one (``{"previous_result": {"success": true, "output": "Booked."}}``).
     """
-    if name in tools or not is_answer_tool(name):
+    if name in tools or not _ANSWER_TOOL.search(name):
         return None
     if isinstance(args, dict):
         found = [args[k] for k in _ANSWER_KEYS if isinstance(args.get(k), str)]

@@ -91,7 +91,10 @@ async def test_unknown_tool_lists_available_ones(tools: Any) -> None:
     result, _ = await run_one(call("web_search", q="x"), tools[0])
     assert result["error_type"] == "unknown_tool"
     assert "web_search" in result["error"] and "weather" in result["error"]
-    assert "plain text" not in result["error"]  # only an answer-like name gets that hint
+    assert "plain text" not in result["error"]  # only an answer's name gets that hint
+    for name, hinted in (("final_answer", True), ("Respond", True), ("submit_order", False)):
+        result, _ = await run_one(call(name, item="x", quantity=2), tools[0])
+        assert ("reply with it in plain text" in result["error"]) is hinted, name
 
 
 @pytest.mark.parametrize(
