@@ -64,6 +64,7 @@ def is_answer_tool(name: str) -> bool:
 
 
 def _arguments(text: str) -> Any:
+    """Arguments written as a JSON text: the value, ``{}`` for none, None when not JSON."""
     try:
         return json.loads(text) if text.strip() else {}
     except (ValueError, RecursionError):
@@ -150,10 +151,7 @@ def _call(item: Any, tools: Collection[str]) -> tuple[str, dict[str, Any]] | Non
     if args is _NO_ARGUMENTS:
         args = {}
     if isinstance(args, str):
-        try:
-            args = json.loads(args) if args.strip() else {}
-        except (ValueError, RecursionError):
-            return None
+        args = _arguments(args)
     return (name, args) if isinstance(args, dict) else None
 
 
