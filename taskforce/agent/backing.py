@@ -50,6 +50,7 @@ class Backing:
         self.mentions = Mentions()  # the names the run's calls were given (short arguments)
         self._work = 0  # non-planner calls run since the plan was made or a step was done
         self._runs = 0  # non-planner calls run since the plan was made
+        self.runs = 0  # non-planner calls run with success in the whole run (never reset)
         self._backed = 0  # steps needing a tool marked done since the plan was made
         self._failed: dict[str, bool] = {}  # tools whose calls failed since the plan was made
         # or a step was done: whether they still fail (no success of theirs since)
@@ -168,6 +169,7 @@ class Backing:
             self.mentions.add(item.call.name, item.args)
             self._work += 1
             self._runs += 1
+            self.runs += 1
             self._refused.clear()
         elif marks_done(item):
             self._work = 0
@@ -182,6 +184,7 @@ class Backing:
         Unless a tick or a new plan later in the same turn spent it already.
         """
         if failed:
+            self.runs -= 1
             self._runs = max(0, self._runs - 1)
             self._work = max(0, self._work - 1)
             self._failed[name] = True
@@ -212,6 +215,7 @@ class Backing:
     def rerun(self, item: Prepared) -> None:
         """A repeat run again got a new result: it is a new run, not a repeat."""
         self._runs += 1
+        self.runs += 1
         if not item.reused:
             self._work += 1
         self._refused.clear()

@@ -4,11 +4,16 @@
 while plan steps are still open, or sends an empty reply, or its answer stopped at the
 model's output limit, or (once) the request lists names of which its calls used only
 some ("Madrid or Cairo" after a lookup of Madrid alone).
+
+A reminder about open steps after which the run made progress (a tool ran with success, or
+a step was finished) is not counted against the bound: the model is working through what
+the last one listed, so the next early answer is sent back again. An answer given with no
+progress since the last reminder uses one up, so a run that only answers still ends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from taskforce.agent import prompts
 
@@ -21,6 +26,7 @@ class FinishGuard:
         self.used = 0
         self._named = False  # the reminder for a name left out was sent (it is sent once)
         self._undone = False  # the reminder for undone steps was sent (it is sent once)
+        self._progress: Hashable = None  # the run's progress at the last open-steps reminder
 
     def check(
         self,
@@ -31,6 +37,7 @@ class FinishGuard:
         cut_off: bool = False,
         left_out: str | None = None,
         undone: Sequence[str] = (),
+        progress: Hashable = None,
     ) -> str | None:
         """A reminder to send instead of finishing, or None to accept the answer.
 
@@ -41,11 +48,17 @@ class FinishGuard:
         `left_out`: the reminder to send (once) because the request lists names no call
         used yet while another name of the list was used. `undone`: steps the loop skipped
         for lack of work whose tools never succeeded (the answer is held back once).
+        `progress`: how far the run got (any value that changes when a tool succeeds or a
+        step is finished); an open-steps reminder sent when it moved since the last one is
+        free.
         """
-        if self.used >= self.max_reminders:
+        reminds = bool(open_steps) and not covered
+        moved = reminds and self._progress is not None and progress != self._progress
+        if self.used >= self.max_reminders and not moved:
             return None
-        if open_steps and not covered:
-            self.used += 1
+        if reminds:
+            self.used += not moved
+            self._progress = progress
             return prompts.finish_reminder(open_steps, worked)
         if undone and not open_steps and not self._undone:
             self._undone = True

@@ -356,9 +356,11 @@ class LeanAgent:
             left_out = run.guard.backing.unnamed(run.mission, steps)
             finished = run.watch.finished(run.plan)  # this run's plan: its skips are this run's
             undone = run.guard.backing.undone(run.plan, run.session.history) if finished else []
+            progress = (run.guard.backing.runs, run.plan.progress()[0])
             reminder = run.finish_guard.check(
-                response.content, steps, run.worked(), covered, response.cut_off, left_out, undone
-            )
+                response.content, steps, run.worked(), covered, response.cut_off, left_out,
+                undone, progress,
+            )  # fmt: skip
             if reminder is None:
                 return response.content or ""
             run.session.add(user(reminder))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from taskforce.agent import prompts
+from typing import Any
+
+from taskforce.agent import AgentStatus, LeanAgent, prompts
 from taskforce.agent.finish import FinishGuard
+from taskforce.testing import ScriptedModel, call, reply
 
 NAMED = "[Reminder] Not finished yet: the request also names Rome."
 
@@ -15,6 +18,70 @@ def test_open_steps_not_covered_are_named_until_the_budget_is_spent() -> None:
     assert first is not None and "step 2: Save a note" in first
     assert guard.check("Done.", steps) is not None
     assert guard.check("Done.", steps) is None  # two reminders spent: the answer is taken
+
+
+def test_a_reminder_after_progress_is_not_counted() -> None:
+    guard = FinishGuard(max_reminders=2)
+    steps = ["step 1: Weather in Oslo", "step 2: Save a note"]
+    assert guard.check("Cold.", steps, progress=(0, 0)) is not None
+    assert guard.check("Cold.", steps, progress=(1, 0)) is not None  # a tool ran: free
+    assert guard.check("Cold.", steps, progress=(1, 1)) is not None  # a step done: free
+    assert guard.used == 1
+    assert guard.check("Cold.", steps[1:], progress=(1, 1)) is not None  # no progress: counted
+    assert guard.used == 2
+    assert guard.check("Cold.", steps[1:], progress=(1, 1)) is None  # spent: taken
+    assert guard.check("Cold.", steps[1:], progress=(2, 1)) is not None  # moved again: free
+
+
+def test_progress_frees_nothing_without_an_open_steps_reminder() -> None:
+    assert FinishGuard(max_reminders=0).check("Cold.", ["step 1: x"], progress=(5, 0)) is None
+    guard = FinishGuard(max_reminders=1)
+    assert guard.check("", [], progress=(0, 0)) == prompts.EMPTY_REPLY  # spends the budget
+    assert guard.check("Cold.", ["step 1: x"], progress=(1, 0)) is None  # no earlier listing
+
+
+async def test_a_model_that_answers_between_steps_is_sent_back_while_it_works(
+    tools: Any,
+) -> None:
+    """Each early answer follows new work, so none uses up the two reminders."""
+    tool_list, log = tools
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Weather in Rome",
+                                                         "Save a note with both"]),
+            call("weather", city="Oslo"),
+            reply("Oslo is cold."),  # early: reminder 1 (counted)
+            call("weather", city="Rome"),
+            reply("Rome is warm."),  # early, after work: reminder 2 (free)
+            call("planner", action="mark_done", step_index=[1, 2]),
+            reply("Oslo cold, Rome warm."),  # early, after a tick: reminder 3 (free)
+            call("notes", text="Oslo cold, Rome warm"),
+            call("planner", action="mark_done", step_index=[3]),
+            reply("Saved: Oslo cold, Rome warm."),
+        ]
+    )  # fmt: skip
+    agent = LeanAgent(model=model, tools=tool_list, plan_first=False, max_finish_reminders=2)
+    result = await agent.execute("Weather in Oslo and Rome, then save a note with both")
+    assert result.status is AgentStatus.COMPLETED, result.final_message
+    assert result.final_message == "Saved: Oslo cold, Rome warm."
+    assert log["notes"] == ["Oslo cold, Rome warm"]
+    assert [s.status.value for s in result.plan.steps] == ["DONE", "DONE", "DONE"]
+
+
+async def test_early_answers_with_no_work_between_still_end_the_run(tools: Any) -> None:
+    model = ScriptedModel(
+        [
+            call("planner", action="create_plan", tasks=["Weather in Oslo", "Save a note"]),
+            call("weather", city="Oslo"),
+            reply("Oslo is cold."),
+            reply("Oslo is cold."),
+            reply("Oslo is cold."),
+        ]
+    )
+    agent = LeanAgent(model=model, tools=tools[0], plan_first=False, max_finish_reminders=2)
+    result = await agent.execute("Weather in Oslo, then save a note")
+    assert result.status is AgentStatus.INCOMPLETE and result.final_message == "Oslo is cold."
+    assert model.remaining == 0  # two reminders, then the third answer is taken
 
 
 def test_covered_open_steps_take_the_answer() -> None:
