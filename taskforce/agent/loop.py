@@ -57,7 +57,8 @@ class LeanAgent:
             complexity heuristic; a mission that needs no plan is not offered the planner
             either), True always, False never (the planner is still offered).
         max_tool_calls_per_turn: Calls beyond this in one turn are refused.
-        max_finish_reminders: How often an early finish is sent back.
+        max_finish_reminders: How often in a row an early finish is sent back (a reminder
+            after which a tool succeeded or a step was finished does not count).
         history_limit: Stored messages loaded when a session continues.
         require_work_before_done: Completion needs evidence: a plan step is not accepted
             as done unless a tool other than the planner ran since it started (one run per
