@@ -13,7 +13,7 @@ progress since the last reminder uses one up, so a run that only answers still e
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 from taskforce.agent import prompts
 
@@ -26,7 +26,7 @@ class FinishGuard:
         self.used = 0
         self._named = False  # the reminder for a name left out was sent (it is sent once)
         self._undone = False  # the reminder for undone steps was sent (it is sent once)
-        self._progress: Hashable = None  # the run's progress at the last open-steps reminder
+        self._progress: tuple[int, int] | None = None  # progress at the last open-steps reminder
 
     def check(
         self,
@@ -37,7 +37,7 @@ class FinishGuard:
         cut_off: bool = False,
         left_out: str | None = None,
         undone: Sequence[str] = (),
-        progress: Hashable = None,
+        progress: tuple[int, int] | None = None,
     ) -> str | None:
         """A reminder to send instead of finishing, or None to accept the answer.
 
@@ -48,17 +48,19 @@ class FinishGuard:
         `left_out`: the reminder to send (once) because the request lists names no call
         used yet while another name of the list was used. `undone`: steps the loop skipped
         for lack of work whose tools never succeeded (the answer is held back once).
-        `progress`: how far the run got (any value that changes when a tool succeeds or a
-        step is finished); an open-steps reminder sent when it moved since the last one is
-        free.
+        `progress`: how far the run got, ``(tools run with success, steps finished)``; an
+        open-steps reminder sent when it moved forward since the last one is free (a step
+        set back to pending and finished again is no progress).
         """
         reminds = bool(open_steps) and not covered
-        moved = reminds and self._progress is not None and progress != self._progress
+        last = self._progress
+        moved = reminds and progress is not None and last is not None and progress > last
         if self.used >= self.max_reminders and not moved:
             return None
         if reminds:
             self.used += not moved
-            self._progress = progress
+            if progress is not None and (last is None or progress > last):
+                self._progress = progress  # the furthest the run got
             return prompts.finish_reminder(open_steps, worked)
         if undone and not open_steps and not self._undone:
             self._undone = True

@@ -33,6 +33,15 @@ def test_a_reminder_after_progress_is_not_counted() -> None:
     assert guard.check("Cold.", steps[1:], progress=(2, 1)) is not None  # moved again: free
 
 
+def test_a_step_set_back_and_finished_again_is_no_progress() -> None:
+    guard = FinishGuard(max_reminders=2)
+    steps = ["step 1: Weather in Oslo"]
+    assert guard.check("Cold.", steps, progress=(1, 1)) is not None
+    assert guard.check("Cold.", steps, progress=(1, 0)) is not None  # set back: counted
+    assert guard.used == 2
+    assert guard.check("Cold.", steps, progress=(1, 1)) is None  # finished again: not forward
+
+
 def test_progress_frees_nothing_without_an_open_steps_reminder() -> None:
     assert FinishGuard(max_reminders=0).check("Cold.", ["step 1: x"], progress=(5, 0)) is None
     guard = FinishGuard(max_reminders=1)
