@@ -308,12 +308,15 @@ def fitting_tools(step: str, names: Iterable[str]) -> list[str]:
     ``save_note`` fits "Save the warmer city in a note titled 'trip'" (plurals aside);
     quoted text is a value, not the step's wording (the subject 'Shopping list' does not
     make ``list_notes`` fit). A file's name, quoted or not, counts as the word "file":
-    ``write_file`` fits "Write 'order 20 apples' to order.txt".
+    ``write_file`` fits "Write 'order 20 apples' to order.txt". A step that sends a
+    message has the word "send" too: ``send_email`` fits "Email Bob the total".
     """
     text = unquoted(step).lower()
     words = {_stem(w) for w in _WORD.findall(text)}
     if _FILE_NAME.search(step):  # "Write the total to 'order.txt'" is about a file
         words.add("file")
+    if _SENDS.search(step.strip()):
+        words.add("send")
     return [
         name
         for name in names

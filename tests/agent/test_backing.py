@@ -57,6 +57,17 @@ def test_a_failed_call_is_no_work_and_its_tool_keeps_the_step_open() -> None:
     assert backing.unearned(done(1), PLAN) == []
 
 
+def test_a_step_that_emails_is_kept_open_while_sending_fails() -> None:
+    """Commission (session 38): "Email the result to Bob and Carol", every send failed."""
+    plan = Plan().replaced(["Email the result to both Bob and Carol"])
+    backing = Backing(["send_email", "find_contact"])
+    ran(backing, tool("send_email", to="Carol White"), failed=True)
+    ran(backing, tool("find_contact", query="Carol White"))  # a lookup sends nothing
+    assert backing.unearned(done(1), plan) == [1]
+    ran(backing, tool("send_email", to="carol@example.com"))
+    assert backing.unearned(done(1), plan) == []
+
+
 def test_a_second_unearned_done_skips_the_step_with_the_right_note() -> None:
     backing = Backing(["water_bed"])
     first = done(1)

@@ -213,13 +213,25 @@ def test_fitting_tools_need_every_word_of_the_name_outside_quotes() -> None:
     ]
     assert planning.fitting_tools("Save two notes", names) == ["save_note"]  # plurals aside
     assert planning.fitting_tools("List my notes", names) == ["list_notes"]
-    assert planning.fitting_tools("Email Bob with the subject 'Shopping list'", names) == []
+    assert planning.fitting_tools("Email Bob with the subject 'Shopping list'", names) == [
+        "send_email"
+    ]  # not list_notes: the subject is quoted
     assert planning.fitting_tools('Read the note "write file"', names) == ["read_note"]
     assert planning.fitting_tools("Save Frank's number in a note titled 'frank'", names) == [
         "save_note"
     ]  # an apostrophe in a word opens no quote
     assert planning.fitting_tools("Tell me the total", names) == []
     assert planning.fitting_tools("Save the note", ["", "__"]) == []  # no words: no fit
+
+
+def test_a_step_that_sends_a_message_fits_the_sending_tools() -> None:
+    names = ["send_email", "send_message", "find_contact", "save_note"]
+    email = "Email the result to both Bob and Carol with the subject 'Commission'"
+    assert planning.fitting_tools(email, names) == ["send_email"]  # the noun as the verb
+    assert planning.fitting_tools("Then message Dave the new time", names) == ["send_message"]
+    assert planning.fitting_tools("Forward the email to Alice", names) == ["send_email"]
+    assert planning.fitting_tools("Look up Bob's email address", names) == []  # sends nothing
+    assert planning.fitting_tools("Contact Bob", names) == []  # find_contact: "find" is missing
 
 
 def test_a_file_name_fits_the_file_tools_quoted_or_not() -> None:
