@@ -2,8 +2,9 @@
 
 :class:`FinishGuard` reminds the model, a bounded number of times, when it tries to finish
 while plan steps are still open, or sends an empty reply, or its answer stopped at the
-model's output limit, or (once) the request lists names of which its calls used only
-some ("Madrid or Cairo" after a lookup of Madrid alone).
+model's output limit, or (once) answers with bare JSON data the request did not ask for,
+or (once) the request lists names of which its calls used only some ("Madrid or Cairo"
+after a lookup of Madrid alone).
 
 A reminder about open steps after which the run made progress (a tool ran with success, or
 a step was finished) is not counted against the bound: the model is working through what
@@ -17,6 +18,13 @@ from collections.abc import Sequence
 
 from taskforce.agent import prompts
 
+DATA_ANSWER = (
+    f"{prompts.REMINDER_HEADER} Your reply was JSON data, not an answer in words. If you meant "
+    "to call a tool, call it now through the tool call; if the work is done, answer the user in "
+    "plain text with the result."
+)
+"""Sent back once for an answer that is bare JSON data (the request did not ask for JSON)."""
+
 
 class FinishGuard:
     """Holds back a final answer while plan steps are open, a bounded number of times."""
@@ -26,6 +34,7 @@ class FinishGuard:
         self.used = 0
         self._named = False  # the reminder for a name left out was sent (it is sent once)
         self._undone = False  # the reminder for undone steps was sent (it is sent once)
+        self._data = False  # the reminder for an answer of bare JSON data was sent (once)
         self._progress: tuple[int, int] | None = None  # progress at the last open-steps reminder
 
     def check(
@@ -38,6 +47,7 @@ class FinishGuard:
         left_out: str | None = None,
         undone: Sequence[str] = (),
         progress: tuple[int, int] | None = None,
+        data: bool = False,
     ) -> str | None:
         """A reminder to send instead of finishing, or None to accept the answer.
 
@@ -50,7 +60,9 @@ class FinishGuard:
         for lack of work whose tools never succeeded (the answer is held back once).
         `progress`: how far the run got, ``(tools run with success, steps finished)``; an
         open-steps reminder sent when it moved forward since the last one is free (a step
-        set back to pending and finished again is no progress).
+        set back to pending and finished again is no progress). `data`: the answer is bare
+        JSON data the request did not ask for (a call with its tool left out, a tool result
+        echoed back); it is sent back once.
         """
         reminds = bool(open_steps) and not covered
         last = self._progress
@@ -72,6 +84,10 @@ class FinishGuard:
         if not (content or "").strip():
             self.used += 1
             return prompts.EMPTY_REPLY
+        if data and not self._data:
+            self._data = True
+            self.used += 1
+            return DATA_ANSWER
         if left_out is not None and not self._named:
             self._named = True
             self.used += 1

@@ -12,7 +12,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from taskforce.agent import approvals, echo, grounding, planning, prompts, stuck
+from taskforce.agent import approvals, echo, grounding, planning, prompts, stuck, textcalls
 from taskforce.agent.context import ContextBudget
 from taskforce.agent.dispatch import run_calls
 from taskforce.agent.events import AgentEvent, EventCallback, EventSink, Redactor
@@ -358,9 +358,10 @@ class LeanAgent:
             finished = run.watch.finished(run.plan)  # this run's plan: its skips are this run's
             undone = run.guard.backing.undone(run.plan, run.session.history) if finished else []
             progress = (run.guard.backing.runs, run.plan.progress()[0])
+            data = textcalls.bare_data(response.content) and "json" not in run.mission.lower()
             reminder = run.finish_guard.check(
                 response.content, steps, run.worked(), covered, response.cut_off, left_out,
-                undone, progress,
+                undone, progress, data,
             )  # fmt: skip
             if reminder is None:
                 return response.content or ""

@@ -9,6 +9,7 @@ so the loop runs them; a call of a tool the agent does not have (``{"name": "ema
 unknown tool is. :func:`clean_answer` unwraps a plain answer the model fenced, or wrapped in
 a call of an answer tool nobody offered (``{"name": "final_answer", "arguments":
 {"result": "..."}}``); :func:`plain_answer` also drops a leading "The final answer is:".
+:func:`bare_data` tells an answer that is JSON data and no words.
 :func:`read_reply` applies both to a reply, and reads a call of such an answer tool sent
 through the tool channel (``final_answer(answer="4 packs")``, the habit of models trained
 on agents that end with a ``final_answer`` tool) as the answer it wraps. Pure functions:
@@ -171,6 +172,22 @@ def clean_answer(text: str, tools: Collection[str] = ()) -> str:
     named = _named(value)
     wrapped = _wrapped_answer(*named, tools) if named is not None else _result_text(value)
     return unfenced if wrapped is None else wrapped
+
+
+def bare_data(text: str | None) -> bool:
+    """Whether an answer is JSON data alone (an object or a list, fenced or not): no words.
+
+    What :func:`clean_answer` leaves of ``{"name": "Sofia Ruiz"}`` (a call with its tool
+    left out) or of a tool result echoed back (``{"success": false, "error": ...}``).
+    """
+    match = _FENCE.fullmatch(_closed(text or "").strip())
+    body = (match.group(2) if match else text or "").strip()
+    if body[:1] not in ("{", "["):
+        return False
+    try:
+        return isinstance(json.loads(body), dict | list)
+    except (ValueError, RecursionError):
+        return False
 
 
 _RESULT_KEYS = (*_ANSWER_KEYS, "final_answer", "summary", "error")

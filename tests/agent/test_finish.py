@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent, prompts
-from taskforce.agent.finish import FinishGuard
+from taskforce.agent.finish import DATA_ANSWER, FinishGuard
 from taskforce.testing import ScriptedModel, call, reply
 
 NAMED = "[Reminder] Not finished yet: the request also names Rome."
@@ -135,3 +135,35 @@ def test_undone_steps_hold_the_answer_once() -> None:
     fresh = FinishGuard(max_reminders=2)
     open_first = fresh.check("2.", ["step 2: Count the notes"], undone=undone)
     assert open_first is not None and "still open" in open_first  # open steps come first
+
+
+def test_an_answer_of_bare_json_data_is_sent_back_once_and_counts_against_the_budget() -> None:
+    guard = FinishGuard(max_reminders=2)
+    assert guard.check('{"name": "Sofia Ruiz"}', [], data=True) == DATA_ANSWER
+    assert guard.check('{"name": "Sofia Ruiz"}', [], data=True) is None  # once: taken now
+    assert guard.used == 1
+    spent = FinishGuard(max_reminders=0)
+    assert spent.check("[1, 2]", [], data=True) is None
+    steps = FinishGuard(max_reminders=2).check("{}", ["step 1: Assign it"], data=True)
+    assert steps is not None and "step 1: Assign it" in steps  # open steps come first
+
+
+async def test_a_call_written_with_its_tool_left_out_is_sent_back_and_then_made(
+    tools: Any,
+) -> None:
+    """``{"name": "Sofia Ruiz"}`` is no answer: the model meant a call and named no tool."""
+    model = ScriptedModel(
+        [reply('```json\n{"city": "Oslo"}\n```'), call("weather", city="Oslo"),
+         reply("Oslo is 5 C.")]
+    )  # fmt: skip
+    agent = LeanAgent(model=model, tools=tools[0], planning=False)
+    result = await agent.execute("What is the weather in Oslo?")
+    assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo is 5 C."
+    assert model.requests[1].messages[-1]["content"] == DATA_ANSWER
+
+
+async def test_json_data_is_an_answer_when_the_request_asks_for_json(tools: Any) -> None:
+    model = ScriptedModel([reply('{"city": "Oslo", "temp_c": 5}')])
+    agent = LeanAgent(model=model, tools=tools[0], planning=False)
+    result = await agent.execute("Give me Oslo's weather as JSON.")
+    assert result.final_message == '{"city": "Oslo", "temp_c": 5}' and model.remaining == 0

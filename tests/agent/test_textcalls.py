@@ -6,7 +6,13 @@ import json
 from typing import Any
 
 from taskforce.agent import AgentStatus, LeanAgent
-from taskforce.agent.textcalls import calls_in_text, clean_answer, plain_answer, read_reply
+from taskforce.agent.textcalls import (
+    bare_data,
+    calls_in_text,
+    clean_answer,
+    plain_answer,
+    read_reply,
+)
 from taskforce.models.base import ModelResponse, ToolCall
 from taskforce.testing import ScriptedModel, call, raw_call, reply
 from tests.agent.helpers import tool_results
@@ -227,3 +233,11 @@ async def test_an_answer_tool_in_the_tool_channel_ends_the_run_or_is_told_to_use
             assert error["error_type"] == "unknown_tool"
             assert "plain text, with no tool call" in error["error"]
         assert log["calls"] == calls
+
+
+def test_bare_data_is_a_json_object_or_list_alone_fenced_or_not() -> None:
+    assert bare_data('{"name": "Sofia Ruiz"}') and bare_data("[1, 2]")
+    assert bare_data('```json\n{"total": 1500.0}\n```') and bare_data('```\n["a"]')
+    assert not bare_data("The total is 1500.") and not bare_data('"1500"') and not bare_data("42")
+    assert not bare_data('Total: {"a": 1}') and not bare_data("{not json}")
+    assert not bare_data("") and not bare_data(None) and not bare_data("[" * 5000 + "]" * 5000)
