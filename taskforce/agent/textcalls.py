@@ -9,11 +9,10 @@ so the loop runs them; a call of a tool the agent does not have (``{"name": "ema
 unknown tool is. :func:`clean_answer` unwraps a plain answer the model fenced, or wrapped in
 a call of an answer tool nobody offered (``{"name": "final_answer", "arguments":
 {"result": "..."}}``); :func:`plain_answer` also drops a leading "The final answer is:".
-:func:`bare_data` tells an answer that is JSON data and no words.
 :func:`read_reply` applies both to a reply, and reads a call of such an answer tool sent
 through the tool channel (``final_answer(answer="4 packs")``, the habit of models trained
-on agents that end with a ``final_answer`` tool) as the answer it wraps. Pure functions:
-no I/O.
+on agents that end with a ``final_answer`` tool) as the answer it wraps. :func:`bare_data`
+tells an answer that is still JSON data and no words. Pure functions: no I/O.
 """
 
 from __future__ import annotations
