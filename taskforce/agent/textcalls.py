@@ -162,8 +162,7 @@ def clean_answer(text: str, tools: Collection[str] = ()) -> str:
     "final_answer", "arguments": {"result": "4 packs"}}``) is its text: ``4 packs``; so is
     one written as a tool result would be (``{"success": true, "output": "4 packs"}``).
     """
-    match = _FENCE.fullmatch(_closed(text).strip())
-    unfenced = match.group(2).strip() if match else text
+    unfenced = _unfenced(text)
     try:
         value = json.loads(unfenced)
     except (ValueError, RecursionError):
@@ -173,14 +172,19 @@ def clean_answer(text: str, tools: Collection[str] = ()) -> str:
     return unfenced if wrapped is None else wrapped
 
 
+def _unfenced(text: str) -> str:
+    """The body of a code fence wrapped around the whole of `text` (`text` itself if none)."""
+    match = _FENCE.fullmatch(_closed(text).strip())
+    return match.group(2).strip() if match else text
+
+
 def bare_data(text: str | None) -> bool:
     """Whether an answer is JSON data alone (an object or a list, fenced or not): no words.
 
     What :func:`clean_answer` leaves of ``{"name": "Sofia Ruiz"}`` (a call with its tool
     left out) or of a tool result echoed back (``{"success": false, "error": ...}``).
     """
-    match = _FENCE.fullmatch(_closed(text or "").strip())
-    body = (match.group(2) if match else text or "").strip()
+    body = _unfenced(text or "").strip()
     if body[:1] not in ("{", "["):
         return False
     try:
