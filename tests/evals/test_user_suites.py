@@ -8,12 +8,15 @@ untouched world none.
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from taskforce.evals import evaluate, load_suite, reference_model
+from taskforce.evals import Mission, evaluate, load_suite, reference_model
 
 SUITES = Path(__file__).resolve().parents[2] / "docs" / "qa" / "agent-eval" / "suites"
 FILES = [  # file, missions, single-step missions
@@ -48,3 +51,40 @@ async def test_an_untouched_world_solves_nothing(name: str) -> None:
     for mission in load_suite(SUITES / name).missions:
         verdict = await mission.judge(mission.world(), "")
         assert not verdict.solved, mission.id
+
+
+async def _played(mission: Mission) -> tuple[Any, list[Any], str]:
+    """A fresh world of `mission` after its reference calls: (world, their outputs, answer)."""
+    world = mission.world()
+    tools = {t.name: t for t in world.tools()}
+    outputs, answer = [], ""
+    for turn in mission.reference:
+        for c in turn.tool_calls:
+            result = await tools[c.name].execute(**json.loads(c.arguments))
+            assert result["success"], result
+            outputs.append(result["output"])
+        answer = turn.content or answer
+    return world, outputs, answer
+
+
+UNDONE = [  # file, mission, the tool that undoes what the reference made, its arguments
+    ("chores.py", "train-full-fallback", "cancel_booking", lambda out: {"booking_id": "BK-3320"}),
+    ("chores.py", "bike-cheapest-ebike", "return_bike", lambda out: {"rental_id": "R-103"}),
+    ("counters.py", "cinema-paper-moons", "refund_ticket",
+     lambda out: {"ticket_id": out[-1]["ticket_id"]}),
+    ("outings.py", "resto-haddad-saturday", "cancel_reservation",
+     lambda out: {"reservation_id": out[-1]["reservation_id"]}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "mission_id", "undo", "args"), UNDONE)
+async def test_what_the_run_made_and_undid_again_does_not_count(
+    name: str, mission_id: str, undo: str, args: Callable[[list[Any]], dict[str, Any]]
+) -> None:
+    mission = next(m for m in load_suite(SUITES / name).missions if m.id == mission_id)
+    world, outputs, answer = await _played(mission)
+    assert (await mission.judge(world, answer)).solved
+    tools = {t.name: t for t in world.tools()}
+    result = await tools[undo].execute(**args(outputs))
+    assert result["success"], result
+    assert not (await mission.judge(world, answer)).solved

@@ -140,7 +140,8 @@ class BikeShop:
 
 
 def _new_rentals(w: BikeShop) -> list[dict]:
-    return [info for r, info in w.rentals.items() if r not in ("R-101", "R-102")]
+    """Rentals made during the run and still open (one returned again is undone)."""
+    return [info for r, info in w.rentals.items() if r not in ("R-101", "R-102") and info["open"]]
 
 
 def _describe(rentals: list[dict]) -> str:
@@ -698,9 +699,9 @@ class TrainDesk:
 
 
 def _booking_changes(w: TrainDesk) -> tuple[dict[str, dict], dict[str, dict]]:
-    """(changed existing bookings, new bookings)."""
+    """(changed existing bookings, new bookings still booked: one cancelled again is undone)."""
     changed = {k: v for k, v in w.bookings.items() if k in w.initial and w.initial[k] != v}
-    new = {k: v for k, v in w.bookings.items() if k not in w.initial}
+    new = {k: v for k, v in w.bookings.items() if k not in w.initial and v["status"] == "booked"}
     return changed, new
 
 

@@ -927,13 +927,13 @@ class Cinema:
 
 
 def _box_changes(w: Cinema) -> tuple[dict, dict]:
-    """Existing tickets changed (field -> new value), and new tickets."""
+    """Existing tickets changed (field -> new value), and new tickets still sold (not refunded)."""
     tickets = w.initial[0]
     changed = {}
     for tid, t in w.tickets.items():
         if tid in tickets and t != tickets[tid]:
             changed[tid] = {k: v for k, v in t.items() if tickets[tid][k] != v}
-    new = {tid: t for tid, t in w.tickets.items() if tid not in tickets}
+    new = {tid: t for tid, t in w.tickets.items() if tid not in tickets and t["status"] == "sold"}
     return changed, new
 
 

@@ -168,8 +168,10 @@ class Restaurant:
         ]
 
     def new(self) -> dict[str, Booking]:
-        """Reservations made during the run."""
-        return {k: b for k, b in self.bookings.items() if k not in self.initial}
+        """Reservations made during the run and still booked (one cancelled again is undone)."""
+        return {
+            k: b for k, b in self.bookings.items() if k not in self.initial and b.status == "booked"
+        }
 
     def changed(self) -> dict[str, Booking]:
         """Reservations that existed before the run and are not as they were."""
