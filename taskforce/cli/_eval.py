@@ -56,6 +56,8 @@ class EvalOptions:
     """True: count exactly on the server; False: estimate; None: exact if the server can."""
     remeasure: bool = False
     """Not part of :func:`command_line` either: it runs nothing."""
+    rejudge: bool = False
+    """Nor this: it runs no model."""
 
 
 def command_line(options: EvalOptions) -> str:
@@ -124,6 +126,14 @@ def run_eval(options: EvalOptions, console: Console) -> int:
         console.print(f"Report: {options.report} (from stored results; nothing run)")
         return 0
     suite = load_suite(options.suite)
+    if options.rejudge:
+        from taskforce.cli._eval_rejudge import rejudge_command
+
+        rejudge_command(options, suite, console)
+        if options.report is not None:
+            write_report(options, command, notes, console)
+            console.print(f"Report: {options.report}")
+        return 0
     from taskforce.cli._eval_tokens import remeasure_command, token_counter, with_server_window
 
     counter = token_counter(options, console)

@@ -115,6 +115,15 @@ def eval_command(
             "a run whose replay differs keeps its numbers.",
         ),
     ] = False,
+    rejudge: Annotated[
+        bool,
+        typer.Option(
+            "--rejudge",
+            help="Run no model: judge the stored runs of --suite (--arms, --mission) again "
+            "with its checkers as they are now (after fixing a checker), by making their "
+            "calls again on a fresh world; the runs whose verdict changes are stored.",
+        ),
+    ] = False,
     plain: PlainOpt = False,
 ) -> None:
     """Does planning help your model? Run a suite with and without the planner, compare.
@@ -145,7 +154,7 @@ def eval_command(
             report=report, baseline=baseline, max_steps=max_steps, timeout=timeout,
             context_window=context_window, temperature=temperature, seed=seed, setup=setup,
             plain=plain, report_only=report_only, notes=notes, rerun=rerun,
-            exact_tokens=exact_tokens, remeasure=remeasure,
+            exact_tokens=exact_tokens, remeasure=remeasure, rejudge=rejudge,
         )  # fmt: skip
         code = run_eval(options, console)
     raise typer.Exit(code)

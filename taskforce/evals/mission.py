@@ -111,6 +111,25 @@ class Mission:
         """A short hash of the mission's text: stored results of a changed text go stale."""
         return hashlib.sha256(json.dumps(self.turns).encode()).hexdigest()[:12]
 
+    async def new_world(self) -> tuple[World, list[ToolProtocol | Callable[..., Any]]]:
+        """A fresh world of this mission and its tools.
+
+        The factory and ``tools()`` may be coroutine functions.
+
+        Raises:
+            ConfigurationError: the world could not be made; the suite's fault, named.
+        """
+        try:
+            world = self.world()
+            if inspect.isawaitable(world):
+                world = await world
+            tools = world.tools()
+            return world, list(await tools if inspect.isawaitable(tools) else tools)
+        except Exception as exc:
+            raise ConfigurationError(
+                f"mission {self.id!r}: its world could not be made ({type(exc).__name__}: {exc})"
+            ) from exc
+
     async def judge(self, world: World, answer: str) -> Verdict:
         """Run the checker; a checker that raises counts as not solved, with its error.
 

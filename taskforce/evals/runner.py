@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import inspect
 import json
 import time
 import uuid
@@ -127,7 +126,7 @@ async def run_mission(
             about the model or the arm, so it is not judged, and not stored, but raised.
     """
     record = RunRecord(key=key, started_at=datetime.now(UTC).isoformat(timespec="seconds"))
-    world, tools = await _world_of(mission)
+    world, tools = await mission.new_world()
     metered = MeteredModel(model, counter)
     events: list[dict[str, Any]] = []
     tally = TickTally()
@@ -233,23 +232,6 @@ async def _finish(
         "events": events,
         "world": _describe(world),
     }
-
-
-async def _world_of(mission: Mission) -> tuple[Any, list[Any]]:
-    """A fresh world of `mission` and its tools; a failure is the suite's, named.
-
-    The factory and ``tools()`` may be coroutine functions.
-    """
-    try:
-        world = mission.world()
-        if inspect.isawaitable(world):
-            world = await world
-        tools = world.tools()
-        return world, list(await tools if inspect.isawaitable(tools) else tools)
-    except Exception as exc:
-        raise ConfigurationError(
-            f"mission {mission.id!r}: its world could not be made ({type(exc).__name__}: {exc})"
-        ) from exc
 
 
 def _not_the_models(failure: ProviderError) -> bool:

@@ -1,0 +1,65 @@
+"""`taskforce eval --rejudge`: stored runs judged again by the suite's checkers as they are now.
+
+For a checker fixed after the runs (evals/rejudge.py): no model is called, no run is made
+again; the stored calls that reached a tool are made again on a fresh world.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+
+from taskforce.cli._safe import one_line
+from taskforce.errors import ConfigurationError
+from taskforce.plan.text import plural
+
+if TYPE_CHECKING:
+    from taskforce.cli._eval import EvalOptions
+    from taskforce.evals import RunRecord, Suite
+
+
+def _names(runs: list[str]) -> str:
+    return ", ".join(one_line(r) for r in runs[:10]) + (", ..." if len(runs) > 10 else "")
+
+
+def rejudge_command(options: EvalOptions, suite: Suite, console: Console) -> None:
+    """Judge the stored runs of the suite (its --arms, --mission) again; store the changed.
+
+    Raises:
+        ConfigurationError: nothing is stored at --results.
+    """
+    from taskforce.evals import ResultStore, parse_arms
+    from taskforce.evals.rejudge import rejudge_results
+
+    if not options.results.is_file():
+        raise ConfigurationError(f"--results {str(options.results)!r}: no such file to rejudge")
+    arms = [a.name for a in parse_arms(options.arms, suite.arms)]
+    store = ResultStore(options.results)
+
+    def progress(done: int, total: int, record: RunRecord) -> None:
+        what = one_line(f"{record.key.mission} [{record.key.arm}#{record.key.repeat}]")
+        print(f"{done}/{total} {what}", file=sys.stderr, flush=True)
+
+    outcome = asyncio.run(
+        rejudge_results(store, suite, arms=arms, missions=options.missions, on_progress=progress)
+    )
+    said = (
+        f"{plural(len(outcome.records), 'run')} of {one_line(suite.name)} judged again: "
+        f"{plural(len(outcome.changed), 'verdict')} changed"
+    )
+    said += f" ({_names(outcome.changed)})" if outcome.changed else ""
+    said += f", {plural(len(outcome.reworded), 'reason')} reworded"
+    said += f" ({_names(outcome.reworded)})" if outcome.reworded else ""
+    if outcome.changed or outcome.reworded:
+        said += f"; stored in {one_line(options.results)}"
+    console.print(said, markup=False, highlight=False)
+    if outcome.left:
+        console.print(
+            f"{plural(len(outcome.left), 'run')} kept as stored: the mission is gone or its "
+            f"text changed, or a call gave a different result now: {_names(outcome.left)}",
+            markup=False,
+            highlight=False,
+        )
