@@ -19,7 +19,9 @@
   worked the value out itself). Arithmetic arguments are not checked. A failed call that passed
   a name where an earlier result gave an id beside it is told that id
   (:mod:`~taskforce.agent.aliases`). In a mission judged one step, a successful action notes
-  that the answer is due if that was all.
+  that the answer is due if that was all. With an :class:`~taskforce.agent.undo.UndoWatch`, a
+  call that would undo an action the run already did (a cancel of the booking it made) is
+  not run while the request asks for nothing to be undone; made again, it is a repeat.
 
 :class:`~taskforce.agent.finish.FinishGuard` holds back early answers.
 """
@@ -34,6 +36,7 @@ from taskforce.agent.aliases import Aliases, known_ids, other_id
 from taskforce.agent.backing import Backing, marks_done
 from taskforce.agent.dispatch import Prepared, runs
 from taskforce.agent.grounding import Evidence, shown
+from taskforce.agent.undo import UndoWatch, held
 from taskforce.plan import Plan
 from taskforce.plan.requests import PlanRequest
 from taskforce.tools.base import error_result
@@ -67,6 +70,7 @@ class CallGuard:
         evidence: Evidence | None = None,
         one_step: bool = False,
         draft: Callable[[PlanRequest, Plan], Plan] | None = None,
+        undo: UndoWatch | None = None,
     ) -> None:
         self.max_calls_per_turn = max_calls_per_turn
         self.require_work = require_work
@@ -79,6 +83,8 @@ class CallGuard:
         self.one_step = one_step
         """The mission was judged one step (no plan): a successful action asks for the answer."""
         self.draft = draft  # the plan a planner call would leave: later calls of its turn meet it
+        self.undo = undo
+        """The run's actions, and the calls that would undo one (None: undos run)."""
         self.aliases = Aliases()
         """The ids in the run's successful results, by the names beside them."""
         self._asked: dict[str, tuple[int, int]] = {}  # unsupported value: (learned, times)
@@ -135,6 +141,9 @@ class CallGuard:
                 msg = prompts.unsupported(shown(values), self._untried(), again)
                 item.preset = error_result(msg, "unsupported_value")
                 asked.add(item.signature)
+            elif item.preset is None and (undone := self._undoes(item)):
+                kind = "repeated_call" if undone[1] else "undo_held"  # a repeat: a stall
+                item.preset = error_result(held(*undone), kind)
             elif item.preset is None and item.signature in self._seen:
                 item.preset = self._repeated(item, self._seen[item.signature])
                 if self.require_work and not planner:
@@ -198,6 +207,12 @@ class CallGuard:
         if item.signature in self._seen or runs_now:
             return []
         return self.evidence.unsupported(item.args)
+
+    def _undoes(self, item: Prepared) -> tuple[str, bool] | None:
+        """The earlier action a call would undo, and whether it was held before; None: it runs."""
+        if self.undo is None or item.read_only or _planner(item) or item.signature in self._seen:
+            return None
+        return self.undo.undoes(item.signature, item.call.name, item.args)
 
     def not_called(self, names: Sequence[str]) -> list[str]:
         """The tools among `names` the model has not called in this run, in their order."""
@@ -275,6 +290,8 @@ class CallGuard:
             self._reads.discard(item.signature)
         if not failed and not item.read_only:  # an action
             self._stale |= self._reads - {item.signature}
+            if self.undo is not None:
+                self.undo.did(item.call.name, item.args, result)
         return result
 
     def _churn(self, item: Prepared, result: Mapping[str, Any]) -> Mapping[str, Any]:

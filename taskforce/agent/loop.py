@@ -22,6 +22,7 @@ from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.run import Run, Wiring, user
 from taskforce.agent.session import Session, current_request
 from taskforce.agent.setup import Tools, build_model, check_tools, header_values, model_record
+from taskforce.agent.undo import UndoWatch
 from taskforce.agent.watch import PlanWatch
 from taskforce.errors import (
     ConfigurationError,
@@ -76,6 +77,10 @@ class LeanAgent:
             does not have the value either: then it is asked once more. Small models
             make up ids, phone numbers, times and amounts instead of looking them up (see
             ``taskforce.agent.grounding``).
+        hold_undos: A call that would undo an action the run already did (a cancel of
+            the booking it made, a return of the bike it rented), when the request asks
+            for nothing to be undone, is not run; the answer names the action and says it
+            stands (``taskforce.agent.undo``). Small models undo their own finished work.
 
     Calls of tools with ``requires_approval`` (and the start of plan steps flagged
     ``requires_approval``) pause the run with status ``paused``; :meth:`resume` continues
@@ -104,6 +109,7 @@ class LeanAgent:
         require_work_before_done: bool = True,
         planning: bool = True,
         question_guesses: bool = True,
+        hold_undos: bool = True,
         **model_options: Any,
     ) -> None:
         for label, value in (("max_steps", max_steps), ("history_limit", history_limit),
@@ -126,6 +132,8 @@ class LeanAgent:
             raise ConfigurationError("planning must be a bool, and plan_first needs planning")
         if not isinstance(question_guesses, bool):
             raise ConfigurationError(f"question_guesses must be a bool, got {question_guesses!r}")
+        if not isinstance(hold_undos, bool):
+            raise ConfigurationError(f"hold_undos must be a bool, got {hold_undos!r}")
         self.model = build_model(model, api_base, api_key, context_window, model_options)
         self.tools, self.planner = check_tools(tools, planning)
         self.specs = [tool_spec(t) for t in self.tools.values()]
@@ -145,6 +153,7 @@ class LeanAgent:
         self.history_limit = history_limit
         self.require_work_before_done = require_work_before_done
         self.question_guesses = question_guesses
+        self.hold_undos = hold_undos
         self._lock = asyncio.Lock()  # one run at a time: the planner holds one session's plan
 
     @property
@@ -238,6 +247,7 @@ class LeanAgent:
                 ],
                 actions=[n for n, t in self.tools.items() if t is not self.planner],
                 evidence=evidence, one_step=self._one_step(mission, offer), draft=self._drafted,
+                undo=UndoWatch(mission) if self.hold_undos else None,
             ),
             finish_guard=FinishGuard(self.max_finish_reminders),
         )  # fmt: skip

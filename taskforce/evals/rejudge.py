@@ -38,7 +38,7 @@ __all__ = ["NOT_RUN", "Rejudged", "rejudge", "rejudge_results"]
 NOT_RUN = frozenset({
     "answer_required", "approval_pending", "interrupted", "invalid_arguments",
     "malformed_arguments", "names_left_out", "plan_required", "rejected", "repeated_call",
-    "too_many_calls", "unknown_tool", "unsupported_value",
+    "too_many_calls", "undo_held", "unknown_tool", "unsupported_value",
 })  # fmt: skip
 """The ``error_type`` of a result the loop gave in the tool's place (the tool never ran)."""
 

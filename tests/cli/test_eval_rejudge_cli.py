@@ -39,7 +39,8 @@ def check(w, answer):
 
 
 REF = (call("book", name="Ana"), call("cancel", table="T-1"), reply("Ana has T-1."))
-SUITE = Suite("bistro", (Mission("ana", "Book a table for Ana.", Bistro, check, reference=REF),))
+TEXT = "Book a table for Ana (cancel any booked by mistake)."
+SUITE = Suite("bistro", (Mission("ana", TEXT, Bistro, check, reference=REF),))
 """
 
 

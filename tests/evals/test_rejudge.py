@@ -12,7 +12,7 @@ from taskforce.evals.rejudge import rejudge, rejudge_results
 from taskforce.testing import ScriptedModel, call, reply
 from taskforce.tools import FunctionTool
 
-TEXT = "Book a table for Ana and tell me its number."
+TEXT = "Book a table for Ana (cancel any booked by mistake) and tell me its number."
 
 
 class Bistro:
