@@ -27,13 +27,11 @@ from typing import Any
 
 __all__ = ["UNDOING", "UndoWatch", "held"]
 
-UNDOING = {
-    "cancel": "cancel", "return": "return", "refund": "refund", "delete": "delete",
-    "remove": "remove", "undo": "undo", "unassign": "unassign", "unbook": "unbook",
-    "revoke": "revoke", "release": "release", "withdraw": "withdraw", "void": "void",
-    "reverse": "reverse", "unsubscribe": "unsubscribe", "drop": "drop", "uninstall": "uninstall",
-}  # fmt: skip
-"""A tool name's first word that undoes, and the stem a request asking for it contains."""
+UNDOING = frozenset({
+    "cancel", "return", "refund", "delete", "remove", "undo", "unassign", "unbook", "revoke",
+    "release", "withdraw", "void", "reverse", "unsubscribe", "drop", "uninstall",
+})  # fmt: skip
+"""A tool name's first word that undoes; a request with a word starting so asks to undo."""
 
 _WORD = re.compile(r"[A-Za-z]+")
 _MIN_CHARS = 2  # a value shorter than this (a 1, an "M") says nothing about what it names
@@ -42,13 +40,17 @@ _MIN_CHARS = 2  # a value shorter than this (a 1, an "M") says nothing about wha
 def _verb(name: str) -> str | None:
     """The undoing verb a tool's name starts with (``cancelBooking`` too), or None."""
     first = _WORD.match(re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name))
-    return UNDOING.get(first.group().lower()) if first else None
+    verb = first.group().lower() if first else ""
+    return verb if verb in UNDOING else None
 
 
 def _values(args: Mapping[str, Any]) -> list[str]:
     """The call's scalar values as text (what names the thing it acts on)."""
-    scalars = [v for v in args.values() if isinstance(v, str | int | float | bool)]
-    texts = [str(v).strip() for v in scalars if not isinstance(v, bool)]
+    texts = [
+        str(v).strip()
+        for v in args.values()
+        if isinstance(v, str | int | float) and not isinstance(v, bool)
+    ]
     return [t for t in texts if len(t) >= _MIN_CHARS]
 
 
@@ -56,8 +58,8 @@ class UndoWatch:
     """The run's successful actions, and the check of a call that would undo one of them."""
 
     def __init__(self, request: str) -> None:
-        words = request.lower()
-        self._asked = {stem for stem in set(UNDOING.values()) if stem in words}
+        words = {w.lower() for w in _WORD.findall(request)}
+        self._asked = {v for v in UNDOING if any(w.startswith(v) for w in words)}  # "cancelled"
         self._done: list[tuple[str, set[str], str]] = []  # (call, its values, its result text)
         self._held: set[str] = set()  # signatures answered already
 
@@ -66,7 +68,8 @@ class UndoWatch:
         if _verb(name) is not None:
             return  # an undo itself is no action a later undo would undo
         shown = ", ".join(f"{k}={v!r}" for k, v in args.items())
-        text = json.dumps(result.get("output"), ensure_ascii=False, default=str)
+        shown_result = {k: v for k, v in result.items() if k not in ("note", "hint")}
+        text = json.dumps(shown_result, ensure_ascii=False, default=str)
         self._done.append((f"{name}({shown})", {v.lower() for v in _values(args)}, text.lower()))
 
     def undoes(self, signature: str, name: str, args: Mapping[str, Any]) -> tuple[str, bool] | None:

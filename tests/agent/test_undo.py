@@ -53,6 +53,7 @@ def test_the_values_may_come_from_the_actions_result(name: str, args: dict[str, 
         ("Book her into yoga or cancel her spin class.", "cancel_booking",
          {"member_id": "GM-7731", "class_id": "C-1611"}),  # the request asks to undo
         ("Please refund the ticket.", "refund_ticket", {"member_id": "GM-7731"}),
+        ("Has it been cancelled?", "cancel_booking", {"member_id": "GM-7731"}),
     ],
 )  # fmt: skip
 def test_what_is_no_undo_of_this_runs_action(
@@ -61,6 +62,12 @@ def test_what_is_no_undo_of_this_runs_action(
     watch = UndoWatch(request_text)
     watch.did("book_class", {"member_id": "GM-7731", "class_id": "C-1611"}, BOOKED)
     assert watch.undoes("sig", name, args) is None
+
+
+def test_a_word_that_only_contains_an_undoing_verb_asks_for_nothing() -> None:
+    watch = UndoWatch("Avoid the spin class; put Priya in yoga.")  # "void" inside "Avoid"
+    watch.did("book_class", {"member_id": "GM-7731", "class_id": "C-1611"}, BOOKED)
+    assert watch.undoes("sig", "void_booking", {"member_id": "GM-7731"}) is not None
 
 
 def test_an_undo_is_no_action_a_later_undo_would_undo() -> None:
