@@ -7,18 +7,16 @@ again; the stored calls that reached a tool are made again on a fresh world.
 from __future__ import annotations
 
 import asyncio
-import sys
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from taskforce.cli._safe import one_line
-from taskforce.errors import ConfigurationError
 from taskforce.plan.text import plural
 
 if TYPE_CHECKING:
     from taskforce.cli._eval import EvalOptions
-    from taskforce.evals import RunRecord, Suite
+    from taskforce.evals import Suite
 
 
 def _names(runs: list[str]) -> str:
@@ -31,18 +29,10 @@ def rejudge_command(options: EvalOptions, suite: Suite, console: Console) -> Non
     Raises:
         ConfigurationError: nothing is stored at --results.
     """
-    from taskforce.evals import ResultStore, parse_arms
+    from taskforce.cli._eval_stored import stored_runs
     from taskforce.evals.rejudge import rejudge_results
 
-    if not options.results.is_file():
-        raise ConfigurationError(f"--results {str(options.results)!r}: no such file to rejudge")
-    arms = [a.name for a in parse_arms(options.arms, suite.arms)]
-    store = ResultStore(options.results)
-
-    def progress(done: int, total: int, record: RunRecord) -> None:
-        what = one_line(f"{record.key.mission} [{record.key.arm}#{record.key.repeat}]")
-        print(f"{done}/{total} {what}", file=sys.stderr, flush=True)
-
+    store, arms, progress = stored_runs(options, suite, "rejudge")
     outcome = asyncio.run(
         rejudge_results(store, suite, arms=arms, missions=options.missions, on_progress=progress)
     )

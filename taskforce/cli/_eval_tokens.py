@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import sys
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -22,7 +21,7 @@ from taskforce.plan.text import plural
 
 if TYPE_CHECKING:
     from taskforce.cli._eval import EvalOptions
-    from taskforce.evals import RunRecord, Suite
+    from taskforce.evals import Suite
 
 
 def token_counter(options: EvalOptions, console: Console) -> ServerTokenCounter | None:
@@ -92,17 +91,10 @@ def remeasure_command(
         ConfigurationError: the server cannot count (not llama.cpp's), or nothing is stored.
         ProviderError: the server failed; the runs measured before are stored.
     """
-    from taskforce.evals import ResultStore, parse_arms
+    from taskforce.cli._eval_stored import stored_runs
     from taskforce.evals.replay import remeasure_results
 
-    if not options.results.is_file():
-        raise ConfigurationError(f"--results {str(options.results)!r}: no such file to remeasure")
-    arms = [a.name for a in parse_arms(options.arms, suite.arms)]
-    store = ResultStore(options.results)
-
-    def progress(done: int, total: int, record: RunRecord) -> None:
-        what = one_line(f"{record.key.mission} [{record.key.arm}#{record.key.repeat}]")
-        print(f"{done}/{total} {what}", file=sys.stderr, flush=True)
+    store, arms, progress = stored_runs(options, suite, "remeasure")
 
     async def run() -> list[str]:  # (token_counter has asked the server once already)
         outcome = await remeasure_results(

@@ -39,6 +39,11 @@ class RunKey:
         """A one-line form used as the store's key."""
         return "|".join(str(v) for v in asdict(self).values())
 
+    @property
+    def label(self) -> str:
+        """``mission/arm#repeat``: how a run is named to people."""
+        return f"{self.mission}/{self.arm}#{self.repeat}"
+
 
 @dataclass
 class RunRecord:

@@ -166,16 +166,10 @@ async def rejudge_results(
         missions: Only these mission ids (default: all).
         on_progress: Called after each run with (done, total, the stored record).
     """
-    chosen = [
-        r
-        for r in store.latest()
-        if r.key.suite == suite.name
-        and (not arms or r.key.arm in arms)
-        and (not missions or r.key.mission in missions)
-    ]
+    chosen = store.latest_of(suite.name, arms, missions)
     outcome = Rejudged()
     for done, record in enumerate(chosen, start=1):
-        name = f"{record.key.mission}/{record.key.arm}#{record.key.repeat}"
+        name = record.key.label
         again = await rejudge(record, suite)
         if again is None:
             outcome.left.append(name)

@@ -154,18 +154,12 @@ async def remeasure_results(
         missions: Only these mission ids (default: all).
         on_progress: Called after each run with (done, total, the stored record).
     """
-    chosen = [
-        r
-        for r in store.latest()
-        if r.key.suite == suite.name
-        and (not arms or r.key.arm in arms)
-        and (not missions or r.key.mission in missions)
-    ]
+    chosen = store.latest_of(suite.name, arms, missions)
     outcome = Remeasured()
     for done, record in enumerate(chosen, start=1):
         again = await remeasure(record, suite, counter)
         if again is None:
-            outcome.differing.append(f"{record.key.mission}/{record.key.arm}#{record.key.repeat}")
+            outcome.differing.append(record.key.label)
         else:
             store.add(again)
             outcome.records.append(again)

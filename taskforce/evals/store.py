@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from taskforce.errors import ConfigurationError, FileAccessError
@@ -73,6 +73,18 @@ class ResultStore:
         for record in self.records():
             by_key[record.key.text()] = record
         return list(by_key.values())
+
+    def latest_of(
+        self, suite: str, arms: Sequence[str] = (), missions: Sequence[str] = ()
+    ) -> list[RunRecord]:
+        """The latest records of `suite`, only of these arms and missions (empty: all)."""
+        return [
+            r
+            for r in self.latest()
+            if r.key.suite == suite
+            and (not arms or r.key.arm in arms)
+            and (not missions or r.key.mission in missions)
+        ]
 
     def has(self, key_text: str) -> bool:
         """Whether a run with this key is stored."""
