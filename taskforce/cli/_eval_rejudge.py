@@ -19,17 +19,13 @@ if TYPE_CHECKING:
     from taskforce.evals import Suite
 
 
-def _names(runs: list[str]) -> str:
-    return ", ".join(one_line(r) for r in runs[:10]) + (", ..." if len(runs) > 10 else "")
-
-
 def rejudge_command(options: EvalOptions, suite: Suite, console: Console) -> None:
     """Judge the stored runs of the suite (its --arms, --mission) again; store the changed.
 
     Raises:
         ConfigurationError: nothing is stored at --results.
     """
-    from taskforce.cli._eval_stored import stored_runs
+    from taskforce.cli._eval_stored import named, stored_runs
     from taskforce.evals.rejudge import rejudge_results
 
     store, arms, progress = stored_runs(options, suite, "rejudge")
@@ -40,16 +36,16 @@ def rejudge_command(options: EvalOptions, suite: Suite, console: Console) -> Non
         f"{plural(len(outcome.records), 'run')} of {one_line(suite.name)} judged again: "
         f"{plural(len(outcome.changed), 'verdict')} changed"
     )
-    said += f" ({_names(outcome.changed)})" if outcome.changed else ""
+    said += f" ({named(outcome.changed)})" if outcome.changed else ""
     said += f", {plural(len(outcome.reworded), 'reason')} reworded"
-    said += f" ({_names(outcome.reworded)})" if outcome.reworded else ""
+    said += f" ({named(outcome.reworded)})" if outcome.reworded else ""
     if outcome.changed or outcome.reworded:
         said += f"; stored in {one_line(options.results)}"
     console.print(said, markup=False, highlight=False)
     if outcome.left:
         console.print(
             f"{plural(len(outcome.left), 'run')} kept as stored: the mission is gone or its "
-            f"text changed, or a call gave a different result now: {_names(outcome.left)}",
+            f"text changed, or a call gave a different result now: {named(outcome.left)}",
             markup=False,
             highlight=False,
         )

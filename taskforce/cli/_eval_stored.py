@@ -37,3 +37,8 @@ def stored_runs(
         print(f"{done}/{total} {what}", file=sys.stderr, flush=True)
 
     return ResultStore(options.results), arms, progress
+
+
+def named(runs: list[str]) -> str:
+    """Runs' labels for a line of output: the first ten, then "..."."""
+    return ", ".join(one_line(r) for r in runs[:10]) + (", ..." if len(runs) > 10 else "")

@@ -91,7 +91,7 @@ def remeasure_command(
         ConfigurationError: the server cannot count (not llama.cpp's), or nothing is stored.
         ProviderError: the server failed; the runs measured before are stored.
     """
-    from taskforce.cli._eval_stored import stored_runs
+    from taskforce.cli._eval_stored import named, stored_runs
     from taskforce.evals.replay import remeasure_results
 
     store, arms, progress = stored_runs(options, suite, "remeasure")
@@ -110,11 +110,10 @@ def remeasure_command(
 
     differing = asyncio.run(run())
     if differing:
-        more = ", ..." if len(differing) > 10 else ""
-        shown = ", ".join(one_line(d) for d in differing[:10]) + more
         console.print(
             f"{plural(len(differing), 'run')} kept as stored: replaying the stored replies did "
-            f"not give their conversation back (the code changed since they ran): {shown}",
+            f"not give their conversation back (the code changed since they ran): "
+            f"{named(differing)}",
             markup=False,
             highlight=False,
         )

@@ -197,6 +197,11 @@ class Suite:
         if dupes := sorted({i for i in ids if ids.count(i) > 1}):
             raise ConfigurationError(f"suite {self.name!r}: duplicate mission ids {dupes}")
 
+    def mission_of(self, mission_id: str, fingerprint: str) -> Mission | None:
+        """The mission a stored run was of, if the suite still has it with the same text."""
+        mission = next((m for m in self.missions if m.id == mission_id), None)
+        return mission if mission is not None and mission.fingerprint == fingerprint else None
+
     def select(self, ids: Sequence[str] = (), limit: int | None = None) -> list[Mission]:
         """The missions named by `ids` (all when empty), then the first `limit` of them."""
         chosen = list(self.missions)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["RunKey", "RunRecord", "TickTally", "comparable_settings"]
+__all__ = ["RunKey", "RunRecord", "TickTally", "comparable_settings", "is_false_completion"]
 
 
 def comparable_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -20,6 +20,12 @@ def comparable_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     if settings.get("temperature"):
         chosen |= {k: settings.get(k) for k in ("temperature", "seed")}
     return chosen
+
+
+def is_false_completion(solved: bool, status: str, answer: str, all_ticked: bool) -> bool:
+    """Not solved, yet the run ended as finished (completed, with an answer) or all ticked."""
+    finished = status == "completed" and bool(answer.strip())
+    return not solved and (finished or all_ticked)
 
 
 @dataclass(frozen=True, slots=True)

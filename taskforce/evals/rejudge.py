@@ -28,7 +28,7 @@ from taskforce.agent.dispatch import parse_call, run_tool, tool_message
 from taskforce.agent.prompts import REUSED
 from taskforce.agent.setup import as_tool
 from taskforce.evals.mission import Mission, MultiTurnWorld, Suite
-from taskforce.evals.record import RunRecord
+from taskforce.evals.record import RunRecord, is_false_completion
 from taskforce.evals.store import ResultStore
 from taskforce.models.base import Message, ToolCall
 from taskforce.tools.base import ToolProtocol
@@ -111,20 +111,22 @@ async def rejudge(record: RunRecord, suite: Suite) -> RunRecord | None:
     It cannot be when the suite no longer has the mission, its text changed, or a call that
     reached its tool gives a different result now.
     """
-    mission = next((m for m in suite.missions if m.id == record.key.mission), None)
+    mission = suite.mission_of(record.key.mission, record.key.mission_hash)
     messages = record.transcript.get("messages")
-    if mission is None or mission.fingerprint != record.key.mission_hash or not messages:
+    if mission is None or not messages:
         return None
     world = await _replayed(mission, messages)
     if world is None:
         return None
     verdict = await mission.judge(world, record.final_answer)
-    finished = record.status == "completed" and bool(record.final_answer.strip())
+    false = is_false_completion(
+        verdict.solved, record.status, record.final_answer, record.all_ticked
+    )
     return dataclasses.replace(
         record,
         solved=verdict.solved,
         reason=verdict.reason,
-        false_completion=not verdict.solved and (finished or record.all_ticked),
+        false_completion=false,
         meta={
             **record.meta,
             "rejudged": {
@@ -177,9 +179,9 @@ async def rejudge_results(
             outcome.records.append(again)
             if again.solved != record.solved:
                 outcome.changed.append(name)
+                store.add(again)
             elif again.reason != record.reason:
                 outcome.reworded.append(name)
-            if (again.solved, again.reason) != (record.solved, record.reason):
                 store.add(again)
         if on_progress is not None:
             on_progress(done, len(chosen), record)

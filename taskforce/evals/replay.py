@@ -94,9 +94,9 @@ async def remeasure(record: RunRecord, suite: Suite, counter: TokenCounter) -> R
         counter: Sizes the replayed requests (exactly: the replay's own model cannot
             estimate them as the stored run's model did).
     """
-    mission = next((m for m in suite.missions if m.id == record.key.mission), None)
+    mission = suite.mission_of(record.key.mission, record.key.mission_hash)
     messages = record.transcript.get("messages")
-    if mission is None or mission.fingerprint != record.key.mission_hash or not messages:
+    if mission is None or not messages:
         return None
     stored = record.meta.get("settings") or {}
     settings = RunSettings(**{k: v for k, v in stored.items() if k in _SETTINGS})

@@ -28,7 +28,13 @@ from taskforce.errors import (
 from taskforce.evals.arms import Arm
 from taskforce.evals.meter import MeteredModel, TokenCounter
 from taskforce.evals.mission import Mission, MultiTurnWorld
-from taskforce.evals.record import RunKey, RunRecord, TickTally, comparable_settings
+from taskforce.evals.record import (
+    RunKey,
+    RunRecord,
+    TickTally,
+    comparable_settings,
+    is_false_completion,
+)
 from taskforce.models.base import Model
 from taskforce.plan import StepStatus
 
@@ -213,8 +219,9 @@ async def _finish(
     record.plan_steps = len(plan.steps)
     record.final_plan = plan.render() if plan.steps else ""
     record.all_ticked = bool(plan.steps) and not plan.open_steps()
-    finished = record.status == "completed" and bool(answer.strip())
-    record.false_completion = not record.solved and (finished or record.all_ticked)
+    record.false_completion = is_false_completion(
+        record.solved, record.status, answer, record.all_ticked
+    )
     split = metered.split
     record.turns = split.requests
     record.tokens = split.as_dict()
