@@ -24,6 +24,15 @@ plan reminders); ``other`` is the rest. The planner's calls and results are left
 together (a call without its result is no conversation) and their size is shared between
 the two parts as their estimates are. A cut the server refuses though it counted the whole
 request (a chat template may reject the conversation left) is sized by its estimate.
+
+Given a counter that also gives a request's token ids (:class:`PrefixCounter`), the meter
+counts the *fresh* input too: the tokens of a request past the longest prefix it shares
+with the run's previous request, which is what a prompt cache (llama.cpp's, per slot; a
+provider's prefix cache) still has to process. Its planning part is what planning adds to
+it: the fresh input less the fresh input of the same requests without their planning parts
+(so a change of the tools offered, which changes the prompt from the tools on, counts
+there). That is an ideal cache, one per run: a server that serves several runs from one
+slot, or evicts, processes more.
 """
 
 from __future__ import annotations
@@ -32,13 +41,13 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from taskforce.agent.prompts import PLAN_HEADER, REMINDER_HEADER
 from taskforce.errors import ConfigurationError, ProviderError
 from taskforce.models.base import Message, Model, ModelResponse, ModelWrapper, ToolSpec, Usage
 
-__all__ = ["PLANNING_PARTS", "MeteredModel", "TokenCounter", "TokenSplit"]
+__all__ = ["PLANNING_PARTS", "MeteredModel", "PrefixCounter", "TokenCounter", "TokenSplit"]
 
 PLANNER = "planner"
 _PLAN_WORD = re.compile(r"\bplan\b|create_plan", re.IGNORECASE)
@@ -69,6 +78,15 @@ class TokenCounter(Protocol):
         ...
 
 
+@runtime_checkable
+class PrefixCounter(TokenCounter, Protocol):
+    """A counter that also gives a request's prompt as token ids (to find shared prefixes)."""
+
+    async def tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> list[int]:
+        """The prompt of a request of `messages` offering `tools`, as token ids."""
+        ...
+
+
 @dataclass
 class TokenSplit:
     """Input tokens by part, summed over requests; provider usage beside them.
@@ -82,6 +100,10 @@ class TokenSplit:
     requests: int = 0
     usage: Usage = field(default_factory=Usage)
     estimated_output: int = 0
+    fresh_input: int | None = None
+    """Input past the prefix shared with the run's previous request (None: not counted)."""
+    fresh_planning: int = 0
+    """What planning adds to :attr:`fresh_input`."""
 
     @property
     def estimated_input(self) -> int:
@@ -106,7 +128,11 @@ class TokenSplit:
             "estimated_input": self.estimated_input,
             "estimated_output": self.estimated_output,
             "planning_share": round(self.planning_share, 4),
-        }
+        } | (
+            {}
+            if self.fresh_input is None
+            else {"fresh_input": self.fresh_input, "fresh_planning": self.fresh_planning}
+        )
 
 
 class MeteredModel(ModelWrapper):
@@ -125,6 +151,8 @@ class MeteredModel(ModelWrapper):
         self.failure: ProviderError | None = None
         """The provider's last failure (the agent may have gone on after it)."""
         self._sizes: dict[str, int] = {}
+        self._before: tuple[list[int], list[int] | None] | None = None
+        """The previous request's token ids, whole and without its planning parts."""
 
     async def complete(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec]
@@ -164,7 +192,6 @@ class MeteredModel(ModelWrapper):
         self, counter: TokenCounter, messages: Sequence[Message], tools: Sequence[ToolSpec]
     ) -> None:
         self.split.requests += 1
-        full = await counter.count(messages, tools)
         found: dict[str, int] = dict.fromkeys(PLANNING_PARTS, 0)  # estimates: which, how big
         planner_ids: set[str] = set()
         labels = []
@@ -175,6 +202,13 @@ class MeteredModel(ModelWrapper):
                 found[part] = found.get(part, 0) + size
         exact = dict.fromkeys(PLANNING_PARTS, 0)
         others = [t for t in tools if _spec_name(t) != PLANNER]
+        if isinstance(counter, PrefixCounter):
+            ids = await counter.tokens(messages, tools)
+            full = len(ids)
+            bare = _without(messages, labels, set(PLANNING_PARTS))
+            await self._count_fresh(counter, ids, bare, others)
+        else:
+            full = await counter.count(messages, tools)
         if len(others) < len(tools):
             lost = await _lost(counter, full, messages, others)
             if lost is None:  # refused: the definition's estimate
@@ -192,6 +226,34 @@ class MeteredModel(ModelWrapper):
         for part, size in exact.items():
             parts[part] += max(0, size)
         parts["other"] += max(0, full - sum(max(0, size) for size in exact.values()))
+
+    async def _count_fresh(
+        self,
+        counter: PrefixCounter,
+        ids: list[int],
+        bare: Sequence[Message],
+        tools: Sequence[ToolSpec],
+    ) -> None:
+        """Add the request's fresh input (`ids`: the whole request) and planning's part of it.
+
+        `bare` offering `tools`: the request without its planning parts. A bare request the
+        server refuses (a template may reject what is left) adds no planning, and the next
+        one is compared with nothing (all of it fresh).
+        """
+        try:
+            without: list[int] | None = await counter.tokens(bare, tools)
+        except ProviderError as exc:
+            if exc.retryable:
+                raise
+            without = None
+        whole_before, bare_before = self._before or ([], None)
+        fresh = len(ids) - _shared(ids, whole_before)
+        split = self.split
+        split.fresh_input = (split.fresh_input or 0) + fresh
+        if without is not None:
+            fresh_bare = len(without) - _shared(without, bare_before or [])
+            split.fresh_planning += max(0, fresh - fresh_bare)
+        self._before = (ids, without)
 
     def _count(self, messages: list[Message], tools: Sequence[ToolSpec]) -> int:
         key = json.dumps([messages, list(tools)], sort_keys=True, default=str)
@@ -251,6 +313,15 @@ def _without(messages: Sequence[Message], labels: list[set[str]], parts: set[str
             calls = [c for c in message.get("tool_calls") or [] if _call_name(c) != PLANNER]
             kept.append({**message, "tool_calls": calls})
     return kept
+
+
+def _shared(a: Sequence[int], b: Sequence[int]) -> int:
+    """The length of the longest prefix `a` and `b` share."""
+    size = min(len(a), len(b))
+    for i in range(size):
+        if a[i] != b[i]:
+            return i
+    return size
 
 
 def _spec_name(spec: ToolSpec) -> str:

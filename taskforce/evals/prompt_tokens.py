@@ -67,6 +67,10 @@ class ServerTokenCounter:
 
     async def count(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
         """The prompt tokens of a chat request of `messages` offering `tools`."""
+        return len(await self.tokens(messages, tools))
+
+    async def tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> list[int]:
+        """The prompt of a chat request of `messages` offering `tools`, as token ids."""
         body: dict[str, Any] = {"messages": [dict(m) for m in messages]}
         if tools:
             body["tools"] = [dict(t) for t in tools]
@@ -75,9 +79,9 @@ class ServerTokenCounter:
             if not isinstance(prompt, str):
                 raise self._not_llama_cpp("/apply-template gave no prompt")
             tokens = (await self._post(client, "/tokenize", {"content": prompt})).get("tokens")
-        if not isinstance(tokens, list):
+        if not isinstance(tokens, list) or not all(type(t) is int for t in tokens):
             raise self._not_llama_cpp("/tokenize gave no tokens")
-        return len(tokens)
+        return tokens
 
     async def _post(self, client: httpx.AsyncClient, path: str, body: Any) -> dict[str, Any]:
         try:

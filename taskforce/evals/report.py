@@ -45,6 +45,12 @@ _DEFINITIONS = """\
   With `--exact-tokens` (or stored runs replayed with `--remeasure`) a llama.cpp server
   sizes each request with the model's own chat template and tokenizer, and a part is what
   the request loses without it: exact, and equal to the provider's count.
+- **fresh input**: counted where the tokens were counted exactly: a request's tokens past
+  the longest prefix it shares with the run's previous request, which a prompt cache
+  (llama.cpp's, a provider's prefix cache) still has to process; an ideal cache, one per
+  run. Its planning share is what planning adds to it: the fresh input less that of the
+  same requests without the planning parts, so a change of the tools offered (the planner
+  shown, changed or hidden), which makes the prompt new from the tools on, counts there.
 - **paired**: arms compared on the same missions and repeats: both solved / only A /
   only B / neither, the difference in solve rate with a 95% interval (Newcombe), and the
   exact McNemar p-value (two-sided binomial test on the discordant pairs). With several
@@ -78,13 +84,36 @@ _ARM_HEAD = [
 ]
 
 
+def _fresh(arms: Sequence[ArmSummary]) -> list[str]:
+    """What a prompt cache still processes, for the arms whose runs counted it."""
+    counted = [(a, a.fresh) for a in arms if a.fresh is not None]
+    if not counted:
+        return []
+    lines = [
+        "What a prompt cache still processes (fresh input: each request's tokens past the "
+        "prefix it shares with the run's previous request; counted exactly, see the columns' "
+        "definitions):",
+        "",
+        "| suite | arm | runs counted | input tokens/run | fresh input/run | fresh / input | "
+        "planning share of fresh input |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for a, f in counted:
+        per = max(f.runs, 1)
+        lines.append(
+            f"| {a.suite} | {a.arm} | {f.runs}/{a.runs} | {f.input_tokens // per:,} | "
+            f"{f.fresh_input // per:,} | {_pct(f.fresh_share)} | {_pct(f.planning_share)} |"
+        )
+    return [*lines, ""]
+
+
 def _section(title: str, records: Sequence[RunRecord], arm_order: Sequence[str]) -> list[str]:
     if not records:
         return [f"## {title}", "", "Not recorded yet.", ""]
     summary = summarize(records, arm_order)
     lines = [f"## {title}", "", *_facts(records), "", *_ARM_HEAD, *_arm_rows(summary.arms), ""]
-    lines += _tags(summary) + _paired(summary) + _paths(summary) + _missions(summary)
-    return lines
+    lines += _fresh(summary.arms) + _tags(summary) + _paired(summary) + _paths(summary)
+    return lines + _missions(summary)
 
 
 def _glance(records: Sequence[RunRecord], arm_order: Sequence[str], title: str) -> list[str]:
@@ -103,6 +132,7 @@ def _glance(records: Sequence[RunRecord], arm_order: Sequence[str], title: str) 
         *_ARM_HEAD,
         *_arm_rows(summary.arms),
         "",
+        *_fresh(summary.arms),
         *_paired(summary),
     ]
 

@@ -68,6 +68,55 @@ class TagSummary(_Rates):
 
 
 @dataclass(frozen=True)
+class Fresh:
+    """What a prompt cache still processes, over the runs of an arm that counted it.
+
+    Fresh input: a request's tokens past the longest prefix it shares with the run's
+    previous request (:mod:`~taskforce.evals.meter`); planning's part is what planning adds
+    to it (its own messages, and the prompt processed again when the tools offered change).
+    """
+
+    runs: int
+    input_tokens: int
+    """The whole input of those runs."""
+    fresh_input: int
+    fresh_planning: int
+
+    @property
+    def fresh_share(self) -> float:
+        """Fresh input / input."""
+        return self.fresh_input / self.input_tokens if self.input_tokens else 0.0
+
+    @property
+    def planning_share(self) -> float:
+        """Planning's part of the fresh input."""
+        return self.fresh_planning / self.fresh_input if self.fresh_input else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready numbers."""
+        return {
+            **vars(self),
+            "fresh_share": round(self.fresh_share, 4),
+            "planning_share": round(self.planning_share, 4),
+        }
+
+
+def _fresh(runs: Sequence[RunRecord]) -> Fresh | None:
+    counted = [r for r in runs if "fresh_input" in r.tokens]
+    if not counted:
+        return None
+    return Fresh(
+        runs=len(counted),
+        input_tokens=sum(r.input_tokens for r in counted),
+        fresh_input=sum(int(r.tokens["fresh_input"]) for r in counted),
+        fresh_planning=sum(int(r.tokens.get("fresh_planning", 0)) for r in counted),
+    )
+
+
+_NESTED = ("paths", "fresh")
+
+
+@dataclass(frozen=True)
 class ArmSummary(_Rates):
     """One arm of one suite: rates with 95% Wilson intervals and token totals."""
 
@@ -89,13 +138,16 @@ class ArmSummary(_Rates):
     seconds: float
     paths: tuple[PathSummary, ...] = ()
     """Per repeat, in repeat order: the spread of the arm when its repeats sample."""
+    fresh: Fresh | None = None
+    """The fresh input of the runs that counted it (None: none did)."""
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready numbers."""
         return {
-            **{k: getattr(self, k) for k in self.__dataclass_fields__ if k != "paths"},
+            **{k: getattr(self, k) for k in self.__dataclass_fields__ if k not in _NESTED},
             "rate": round(self.rate, 4),
             "planning_share": round(self.planning_share, 4),
+            "fresh": None if self.fresh is None else self.fresh.as_dict(),
             "paths": [
                 {**vars(p), "planning_share": round(p.planning_share, 4)} for p in self.paths
             ],
@@ -150,6 +202,7 @@ def _arm_summary(suite: str, arm: str, runs: Sequence[RunRecord]) -> ArmSummary:
         planning_tokens=sum(r.planning_tokens for r in runs),
         seconds=round(sum(r.seconds for r in runs), 1),
         paths=_paths(runs),
+        fresh=_fresh(runs),
     )  # fmt: skip
 
 

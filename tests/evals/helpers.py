@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,3 +52,20 @@ class WordCounter:
 def size_of(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
     """What WordCounter counts."""
     return len(json.dumps([list(messages), list(tools)], sort_keys=True).split())
+
+
+class PrefixWordCounter(WordCounter):
+    """WordCounter that also gives token ids: the tools first (as Qwen's template puts
+    them), then each message; a word is a token, its id a hash of the word."""
+
+    async def tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> list[int]:
+        return [zlib.crc32(w.encode()) for w in prompt_of(messages, tools).split()]
+
+    async def count(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> int:
+        return len(await self.tokens(messages, tools))
+
+
+def prompt_of(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> str:
+    """What PrefixWordCounter tokenizes: each tool's JSON, then each message's."""
+    parts = [json.dumps(t, sort_keys=True) for t in tools]
+    return "\n".join(parts + [json.dumps(m, sort_keys=True) for m in messages])

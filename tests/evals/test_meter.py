@@ -12,7 +12,7 @@ from taskforce.evals import MeteredModel
 from taskforce.evals.meter import PLANNING_PARTS
 from taskforce.models.base import Message, ToolSpec
 from taskforce.testing import ScriptedModel, estimate_tokens, reply
-from tests.evals.helpers import WordCounter, size_of
+from tests.evals.helpers import PrefixWordCounter, WordCounter, prompt_of, size_of
 
 PLANNER_SPEC = {"type": "function", "function": {"name": "planner", "parameters": {}}}
 OTHER_SPEC = {"type": "function", "function": {"name": "weather", "parameters": {}}}
@@ -165,3 +165,74 @@ async def test_a_cut_request_that_fails_for_a_retryable_reason_still_stops() -> 
     with pytest.raises(ProviderError, match="connection refused"):
         await model.complete([{"role": "user", "content": "hi"}], [PLANNER_SPEC])
     assert inner.remaining == 1  # not asked
+
+
+SYSTEM = {"role": "system", "content": "be useful"}
+MISSION = {"role": "user", "content": "do things"}
+RECITATION = {"role": "user", "content": f"{PLAN_HEADER}\n- [ ] 1. look it up\nDo now: 1."}
+
+
+def _words(messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:
+    return len(prompt_of(messages, tools).split())
+
+
+async def test_fresh_input_is_what_a_request_adds_to_the_previous_ones_prefix() -> None:
+    model = MeteredModel(ScriptedModel([reply("a"), reply("b")]), PrefixWordCounter())
+    first = [SYSTEM, MISSION]
+    result = {"role": "assistant", "content": "it is sunny in every town we know of"}
+    await model.complete(first, [OTHER_SPEC])
+    await model.complete([*first, result], [OTHER_SPEC])
+    split = model.split
+    assert split.fresh_input == _words(first, [OTHER_SPEC]) + _words([result])
+    assert split.fresh_planning == 0
+    assert split.as_dict()["fresh_input"] == split.fresh_input
+
+
+async def test_a_recitation_added_is_fresh_planning() -> None:
+    model = MeteredModel(ScriptedModel([reply("a"), reply("b")]), PrefixWordCounter())
+    tools = [PLANNER_SPEC, OTHER_SPEC]
+    await model.complete([SYSTEM, MISSION], tools)
+    await model.complete([SYSTEM, MISSION, RECITATION], tools)
+    assert model.split.fresh_input == _words([SYSTEM, MISSION], tools) + _words([RECITATION])
+    assert model.split.fresh_planning == _words([PLANNER_SPEC]) + _words([RECITATION])
+
+
+async def test_the_planner_hidden_makes_the_whole_prompt_fresh_and_that_is_planning() -> None:
+    """The tools come first: leaving the planner out changes the prompt from its start,
+    so all of it is processed again, though only the planner changed."""
+    model = MeteredModel(ScriptedModel([reply("a"), reply("b")]), PrefixWordCounter())
+    talk = [SYSTEM, MISSION, {"role": "assistant", "content": "all done now"}]
+    await model.complete(talk[:2], [PLANNER_SPEC, OTHER_SPEC])
+    before = model.split.fresh_input or 0
+    await model.complete(talk, [OTHER_SPEC])
+    fresh = (model.split.fresh_input or 0) - before
+    old, new = (prompt_of(talk[:2], [PLANNER_SPEC, OTHER_SPEC]).split(),
+                prompt_of(talk, [OTHER_SPEC]).split())  # fmt: skip
+    shared = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), len(old))
+    assert shared < 5 and fresh == len(new) - shared  # almost nothing: the tools changed
+    added = _words(talk[2:])  # what the same request adds without the planner
+    assert model.split.fresh_planning == _words([PLANNER_SPEC]) + fresh - added
+
+
+async def test_a_counter_without_token_ids_counts_no_fresh_input() -> None:
+    model = MeteredModel(ScriptedModel([reply("ok")]), WordCounter())
+    await model.complete([SYSTEM, MISSION], [PLANNER_SPEC])
+    assert model.split.fresh_input is None and "fresh_input" not in model.split.as_dict()
+
+
+async def test_a_bare_request_the_server_refuses_adds_no_fresh_planning() -> None:
+    class _NoBare(PrefixWordCounter):
+        refusing = False
+
+        async def tokens(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> list[int]:
+            if self.refusing and RECITATION not in messages:
+                raise ProviderError("answered HTTP 400: the template refuses")
+            return await super().tokens(messages, tools)
+
+    counter = _NoBare()
+    model = MeteredModel(ScriptedModel([reply("a"), reply("b")]), counter)
+    await model.complete([SYSTEM, MISSION], [OTHER_SPEC])
+    counter.refusing = True
+    await model.complete([SYSTEM, MISSION, RECITATION], [OTHER_SPEC])
+    assert model.split.fresh_input == _words([SYSTEM, MISSION], [OTHER_SPEC]) + _words([RECITATION])
+    assert model.split.fresh_planning == 0  # the bare request refused: nothing to compare

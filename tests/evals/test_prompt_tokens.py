@@ -8,7 +8,7 @@ import pytest
 
 from taskforce.errors import ConfigurationError, ProviderError
 from taskforce.evals.prompt_tokens import ServerTokenCounter, server_root
-from tests.fakes.openai_server import FakeOpenAIServer, template_of, tokens_of
+from tests.fakes.openai_server import FakeOpenAIServer, template_of, token_ids, tokens_of
 
 MESSAGES = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi there"}]
 TOOLS = [{"type": "function", "function": {"name": "weather", "parameters": {}}}]
@@ -45,3 +45,10 @@ async def test_an_unreachable_server_is_a_provider_failure() -> None:
     with pytest.raises(ProviderError, match=f"127.0.0.1:{port}/apply-template failed") as info:
         await ServerTokenCounter(f"http://127.0.0.1:{port}/v1", timeout=5).count(MESSAGES, [])
     assert info.value.retryable
+
+
+async def test_it_gives_the_templated_prompt_as_the_servers_token_ids() -> None:
+    with FakeOpenAIServer(tokenizer=True) as server:
+        ids = await ServerTokenCounter(server.url).tokens(MESSAGES, TOOLS)
+    assert ids == token_ids(template_of({"messages": MESSAGES, "tools": TOOLS}))
+    assert len(set(ids)) > 1  # ids, not positions

@@ -18,7 +18,7 @@ from taskforce.evals import (
 from taskforce.evals.builtin import SUITE
 from taskforce.models.base import Model
 from taskforce.testing import ScriptedModel, reply
-from tests.evals.helpers import Sampler
+from tests.evals.helpers import PrefixWordCounter, Sampler, WordCounter
 
 SMALL = Suite("small", SUITE.missions[:2])
 
@@ -133,3 +133,24 @@ async def test_the_current_results_come_first_then_the_notes(tmp_path: Path) -> 
     assert "small:planner | small:none | 2 | 2 | 0 | 0 | 0 |" in glance  # paired
     assert text.index(notes) < text.index("## Baseline") < text.index("## Current")
     assert "## At a glance" not in render_report([], [])  # nothing to glance at
+
+
+async def test_the_fresh_input_is_shown_where_the_runs_counted_it(tmp_path: Path) -> None:
+    counted, sized = tmp_path / "counted.jsonl", tmp_path / "sized.jsonl"
+    await evaluate(SMALL, reference_model, results=counted, counter=PrefixWordCounter())
+    await evaluate(SMALL, reference_model, results=sized, counter=WordCounter())
+    runs = ResultStore(counted).latest()
+    planner = next(a for a in summarize(runs).arms if a.arm == "planner")
+    fresh = planner.fresh
+    assert fresh is not None and fresh.runs == 2
+    assert fresh.fresh_input == sum(r.tokens["fresh_input"] for r in runs if r.key.arm == "planner")
+    assert 0 < fresh.fresh_input < fresh.input_tokens  # the prefix of each request is shared
+    text = render_report(runs, current_path=counted)
+    row = (
+        f"| small | planner | 2/2 | {fresh.input_tokens // 2:,} | {fresh.fresh_input // 2:,} | "
+        f"{100 * fresh.fresh_share:.0f}% | {100 * fresh.planning_share:.0f}% |"
+    )
+    assert "What a prompt cache still processes" in text and row in text
+    assert summarize(runs).as_dict()["arms"][1]["fresh"]["runs"] == 2
+    plain = render_report(ResultStore(sized).latest(), current_path=sized)
+    assert "What a prompt cache still processes" not in plain

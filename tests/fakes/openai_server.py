@@ -31,6 +31,7 @@ import json
 import sys
 import threading
 import time
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -235,15 +236,24 @@ class _QuietServer(ThreadingHTTPServer):
 
 
 def template_of(body: Mapping[str, Any]) -> str:
-    """The fake chat template: each message's role and JSON, then each tool's JSON."""
-    lines = [f"<{m.get('role')}> {json.dumps(m, sort_keys=True)}" for m in body["messages"]]
-    lines += [f"<tool> {json.dumps(t, sort_keys=True)}" for t in body.get("tools") or []]
+    """The fake chat template: each tool's JSON, then each message's role and JSON.
+
+    The tools come first, as in Qwen's template (it puts them in the system prompt): a
+    change to the tools offered changes the prompt from its start.
+    """
+    lines = [f"<tool> {json.dumps(t, sort_keys=True)}" for t in body.get("tools") or []]
+    lines += [f"<{m.get('role')}> {json.dumps(m, sort_keys=True)}" for m in body["messages"]]
     return "\n".join(lines)
 
 
 def tokens_of(prompt: str) -> int:
     """The fake tokenizer's count: whitespace-separated words."""
-    return len(prompt.split())
+    return len(token_ids(prompt))
+
+
+def token_ids(prompt: str) -> list[int]:
+    """The fake tokenizer: a whitespace-separated word is a token, its id a hash of it."""
+    return [zlib.crc32(word.encode()) for word in prompt.split()]
 
 
 def _unparsable_arguments(body: Any) -> str | None:
@@ -355,8 +365,7 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self._send(200, {"prompt": template_of(body)})
                 return
             if server.tokenizer and path == "/tokenize" and isinstance(body, dict):
-                count = tokens_of(str(body.get("content")))
-                self._send(200, {"tokens": list(range(count))})
+                self._send(200, {"tokens": token_ids(str(body.get("content")))})
                 return
             if not path.endswith("/chat/completions"):
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
