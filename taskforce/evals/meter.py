@@ -238,7 +238,7 @@ class MeteredModel(ModelWrapper):
 
         `bare` offering `tools`: the request without its planning parts. A bare request the
         server refuses (a template may reject what is left) adds no planning, and the next
-        one is compared with nothing (all of it fresh).
+        request's bare form is then compared with nothing (all of it fresh).
         """
         try:
             without: list[int] | None = await counter.tokens(bare, tools)
