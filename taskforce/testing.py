@@ -42,6 +42,7 @@ from taskforce.models.base import (
     Message,
     ModelResponse,
     ModelWrapper,
+    NoCalls,
     ToolCall,
     ToolSpec,
     Usage,
@@ -110,11 +111,22 @@ class ModelRequest:
 
     messages: list[Message]
     tools: list[ToolSpec]
+    no_calls: bool = False
+    """The tools were shown with no call allowed (:class:`~taskforce.models.base.NoCalls`):
+    the loop asked for the answer in words."""
 
     @property
     def tool_names(self) -> list[str]:
         """Names of the tools offered in this request."""
         return [t["function"]["name"] for t in self.tools]
+
+    def shown(self) -> list[ToolSpec]:
+        """Copies of the tools as the model got them, for a function computing the reply.
+
+        A :class:`NoCalls` when no call was allowed.
+        """
+        tools = copy.deepcopy(self.tools)
+        return NoCalls(tools) if self.no_calls else tools
 
 
 @dataclass
@@ -139,7 +151,9 @@ class _Base:
         return estimate_tokens(messages, tools)
 
     def _record(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> ModelRequest:
-        request = ModelRequest(copy.deepcopy(list(messages)), copy.deepcopy(list(tools)))
+        request = ModelRequest(
+            copy.deepcopy(list(messages)), copy.deepcopy(list(tools)), isinstance(tools, NoCalls)
+        )
         self.requests.append(request)
         return request
 
@@ -172,7 +186,7 @@ class FunctionModel(_Base):
     ) -> ModelResponse:
         """Record the request and answer with ``fn``."""
         request = self._record(messages, tools)
-        outcome = self._fn(copy.deepcopy(request.messages), copy.deepcopy(request.tools))
+        outcome = self._fn(copy.deepcopy(request.messages), request.shown())
         if inspect.isawaitable(outcome):
             outcome = await outcome
         if not isinstance(outcome, ModelResponse):
@@ -233,7 +247,7 @@ class ScriptedModel(_Base):
         if isinstance(item, BaseException):
             raise item
         if callable(item):
-            outcome = item(copy.deepcopy(request.messages), copy.deepcopy(request.tools))
+            outcome = item(copy.deepcopy(request.messages), request.shown())
             item = await outcome if inspect.isawaitable(outcome) else outcome
         if not isinstance(item, ModelResponse):
             raise TypeError(f"ScriptedModel items must give a ModelResponse, not {item!r}")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from taskforce.errors import ProviderError
-from taskforce.models.base import Model, ModelResponse, ToolCall, Usage
+from taskforce.models.base import Model, ModelResponse, NoCalls, ToolCall, Usage
 from taskforce.testing import (
     FunctionModel,
     ScriptedModel,
@@ -134,3 +134,19 @@ async def test_function_model_drives_a_whole_agent_run() -> None:
     result = await LeanAgent(model=FunctionModel(fn), plan_first=False).execute("Do it")
     assert result.status is AgentStatus.COMPLETED and result.final_message == "finished"
     assert result.plan_markdown == "- [x] 1. Only step — done by hand"
+
+
+async def test_a_request_that_allows_no_call_is_recorded_and_shown_so() -> None:
+    shown: list[list[dict[str, Any]]] = []
+
+    def answer(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ModelResponse:
+        shown.append(tools)
+        return reply("ok")
+
+    model = FunctionModel(answer)
+    await model.complete(USER, [TOOL])
+    await model.complete(USER, NoCalls([TOOL]))
+    assert [r.no_calls for r in model.requests] == [False, True]
+    assert model.requests[1].tool_names == ["t"]  # shown all the same
+    assert not isinstance(shown[0], NoCalls) and isinstance(shown[1], NoCalls)
+    assert shown[1] == [TOOL] and shown[1] is not model.requests[1].tools  # a copy

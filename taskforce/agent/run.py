@@ -27,7 +27,7 @@ from taskforce.agent.result import AgentResult, AgentStatus
 from taskforce.agent.session import Session
 from taskforce.agent.watch import PlanWatch
 from taskforce.errors import MalformedReplyError, ProviderError, StaleStateError
-from taskforce.models.base import Message, Model, ModelResponse, ToolSpec, Usage
+from taskforce.models.base import Message, Model, ModelResponse, NoCalls, ToolSpec, Usage
 from taskforce.plan import Plan
 from taskforce.plan.requests import NewPlan, SetStatus
 from taskforce.tools.base import ToolProtocol
@@ -131,7 +131,7 @@ class Run:
     async def ask(self) -> ModelResponse:
         """One model call on a view that fits the window; one harder retry on overflow."""
         wiring, planner = self.wiring, self.wiring.planner.name
-        specs = list(wiring.specs)
+        specs: Sequence[ToolSpec] = list(wiring.specs)
         if self.watch.hides_planner(self.plan):
             specs = [s for s in specs if s["function"]["name"] != planner]
         elif self.watch.working(self.plan):  # mark and revise, no create
@@ -139,9 +139,9 @@ class Run:
             specs = [working if s["function"]["name"] == planner else s for s in specs]
         if self.watch.required:
             specs = [s for s in specs if s["function"]["name"] == planner]
-        answer_now = self.guard.answer_now(self.watch.settled(self.plan))  # repeating: no tools
-        if answer_now:
-            specs = []
+        answer_now = self.guard.answer_now(self.watch.settled(self.plan))  # repeating: answer
+        if answer_now:  # the tools shown as before (the prompt's start stays), none callable
+            specs = NoCalls(specs)
         note = self._plan_note()
         count = wiring.model.count_tokens
         for harder in (False, True):
@@ -164,7 +164,7 @@ class Run:
         await self.record_call(response, len(view), level)
         return response
 
-    async def _complete(self, view: list[Message], specs: list[ToolSpec]) -> ModelResponse:
+    async def _complete(self, view: list[Message], specs: Sequence[ToolSpec]) -> ModelResponse:
         """One request; a reply the provider could not parse is asked once more, with a note."""
         try:
             return await self.wiring.model.complete(view, specs)

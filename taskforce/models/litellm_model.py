@@ -41,7 +41,7 @@ from taskforce.models._failures import (
     short,
 )
 from taskforce.models._reply import convert_reply
-from taskforce.models.base import Message, ModelResponse, ToolSpec
+from taskforce.models.base import Message, ModelResponse, NoCalls, ToolSpec
 
 __all__ = ["LiteLLMModel"]
 
@@ -238,6 +238,8 @@ class LiteLLMModel:
         }
         if tools:
             request["tools"] = copy.deepcopy(list(tools))
+            if isinstance(tools, NoCalls):  # shown, not to be called: the answer in words
+                request["tool_choice"] = "none"
         if self._api_base:
             request["api_base"] = self._api_base
         if self._api_key:

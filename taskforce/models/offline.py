@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from taskforce.models.base import Message, ModelResponse, ToolCall, ToolSpec, Usage
+from taskforce.models.base import Message, ModelResponse, NoCalls, ToolCall, ToolSpec, Usage
 from taskforce.models.offline_text import infer_arguments, mentions
 from taskforce.models.offline_tools import (
     NO_TOOL_NOTE,
@@ -199,6 +199,8 @@ class OfflineModel:
 
     def decide(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> ModelResponse:
         """The pure policy: the next tool call or the final answer."""
+        if isinstance(tools, NoCalls):  # told to answer in words
+            tools = ()
         request, calls = _current_turn(messages)
         specs = {
             str(t["function"].get("name")): t["function"]

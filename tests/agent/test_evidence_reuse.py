@@ -188,7 +188,7 @@ async def test_once_the_plan_is_finished_a_repeat_is_a_repeat_not_evidence(tools
     result = await agent.execute("Weather in Oslo, then save it in a note")
     repeat = tool_results(model.requests[7].messages)["call_7"]
     assert repeat["error_type"] == "repeated_call" and "note" not in repeat
-    assert model.requests[7].tools == []  # one turn of repeats on a finished plan: answer
+    assert model.requests[7].no_calls  # one turn of repeats on a finished plan: answer
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: rain. Saved."
     assert log["notes"] == ["draft", "rain"]  # the repeat did not run
 

@@ -9,21 +9,26 @@ from typing import Any
 from taskforce.agent import AgentStatus, LeanAgent
 from taskforce.agent.stuck import ANSWER_SYSTEM, STUCK, STUCK_DONE
 from taskforce.errors import ProviderError
-from taskforce.models.base import Message, ModelResponse, ToolSpec
+from taskforce.models.base import Message, ModelResponse, NoCalls, ToolSpec
 from taskforce.testing import FunctionModel, call, reply
 from tests.agent.helpers import Events
 
 
 def written(name: str, **arguments: Any) -> ModelResponse:
-    """A call written as fenced JSON text, as small models do when offered no tools."""
+    """A call written as fenced JSON text, as small models do when told to answer."""
     return reply(f"```json\n{json.dumps({'name': name, 'arguments': arguments})}\n```")
 
 
 Reply = Callable[[list[Message], list[ToolSpec]], ModelResponse]
 
 
+def callable_tools(specs: list[ToolSpec]) -> int:
+    """How many tools a request let the model call (0: told to answer in words)."""
+    return 0 if isinstance(specs, NoCalls) else len(specs)
+
+
 def looping(*first: ModelResponse, again: ModelResponse) -> FunctionModel:
-    """Replies `first` in turn, then repeats `again`; written as text when no tools."""
+    """Replies `first` in turn, then repeats `again`; written as text when told to answer."""
     return FunctionModel(loop_replies(*first, again=again))
 
 
@@ -45,7 +50,7 @@ def loop_replies(*first: ModelResponse, again: ModelResponse) -> Reply:
     def answer(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
         if script:
             return script.pop(0)
-        if not tools:
+        if isinstance(tools, NoCalls):
             (c,) = again.tool_calls
             return written(c.name, **json.loads(c.arguments))
         return again
@@ -86,7 +91,9 @@ async def test_a_new_call_written_on_the_forced_turn_still_runs(tools: Any) -> N
     turns = iter([call("weather", city="Oslo")] * 7)
 
     def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
-        if not specs:  # told to answer: it writes a new call (progress), then answers
+        if isinstance(
+            specs, NoCalls
+        ):  # told to answer: it writes a new call (progress), then answers
             return written("notes", text="Oslo") if not log["notes"] else reply("Saved.")
         return next(turns, reply("Saved."))
 
@@ -102,8 +109,8 @@ async def test_once_the_plan_is_finished_one_turn_of_repeats_brings_the_forced_a
     offered: list[int] = []  # how many tools each request offered
 
     def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
-        offered.append(len(specs))
-        if not specs:
+        offered.append(callable_tools(specs))
+        if isinstance(specs, NoCalls):
             return reply("Oslo 4°C, Rome 20°C.")
         script = two_cities()
         return script[len(offered) - 1] if len(offered) <= len(script) else script[3]
@@ -121,13 +128,13 @@ async def test_once_the_plan_is_finished_one_turn_of_repeats_brings_the_forced_a
 
 def browsing(offered: list[int], after: list[ModelResponse]) -> FunctionModel:
     """Plans and does two weather steps, then makes the calls `after` in turn (new ones,
-    each once); answers in words when offered no tools. `offered` records the tools of
+    each once); answers in words when told to answer. `offered` records the tools of
     each request."""
     script = [*two_cities(), *after]
 
     def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
-        offered.append(len(specs))
-        if not specs:
+        offered.append(callable_tools(specs))
+        if isinstance(specs, NoCalls):
             return reply("Oslo 4°C, Rome 20°C.")
         return script.pop(0) if script else reply("Oslo 4°C, Rome 20°C.")
 
@@ -168,13 +175,13 @@ async def test_reads_while_steps_are_open_are_work_not_a_stall(tools: Any) -> No
     ]
 
     def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
-        offered.append(len(specs))
+        offered.append(callable_tools(specs))
         return script.pop(0) if script else reply("Saved.")
 
     agent = LeanAgent(model=FunctionModel(answer), tools=tools[0], plan_first=False)
     result = await agent.execute("Weather in Paris, Berlin and Madrid, then save a note")
     assert tools[1]["notes"] == ["done"] and result.final_message == "Saved."
-    assert 0 not in offered  # never told to answer without tools
+    assert 0 not in offered  # never told to answer
 
 
 async def test_a_plan_finished_by_skipping_unworked_steps_leaves_their_work_to_do(
@@ -191,14 +198,14 @@ async def test_a_plan_finished_by_skipping_unworked_steps_leaves_their_work_to_d
     ]
 
     def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
-        offered.append(len(specs))
+        offered.append(callable_tools(specs))
         return script.pop(0) if script else reply("Saved.")
 
     agent = LeanAgent(model=FunctionModel(answer), tools=tools[0], plan_first=False)
     result = await agent.execute("Look up the weather in Oslo and save it in a note")
     assert result.plan.steps[0].status.value == "SKIPPED"  # the loop skipped it
     assert tools[1]["notes"] == ["Oslo 4°C"] and result.final_message == "Saved."
-    assert 0 not in offered  # never told to answer without tools
+    assert 0 not in offered  # never told to answer
 
 
 async def test_an_answer_after_skipping_a_step_whose_tool_never_ran_is_held_once(
@@ -233,7 +240,7 @@ async def test_an_answer_after_skipping_a_step_whose_tool_never_ran_is_held_once
 
 
 def finishing(answer: Callable[[list[Message]], ModelResponse]) -> Reply:
-    """Plans and does two steps, then only repeats (written as text when offered no tools);
+    """Plans and does two steps, then only repeats (written as text when told to answer);
     `answer(messages)` replies to the short request for the answer (system ANSWER_SYSTEM)."""
     looper = loop_replies(*two_cities(), again=call("weather", city="Rome"))
 
@@ -349,7 +356,7 @@ async def test_once_the_plan_is_finished_a_call_written_on_the_forced_turn_does_
     ]
 
     def replies(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
-        if not specs and messages[0]["content"] != ANSWER_SYSTEM:
+        if isinstance(specs, NoCalls) and messages[0]["content"] != ANSWER_SYSTEM:
             return reply(f"```json\n{json.dumps(new_action)}\n```")
         return finished(messages, specs)
 

@@ -209,7 +209,9 @@ def _leaks(text: str) -> list[str]:
     return [line[:300] for line in text.splitlines() if KEY in line]
 
 
-async def test_forced_answer_turn_sends_no_tools_over_http(openai_server: FakeOpenAIServer) -> None:
+async def test_forced_answer_turn_shows_the_tools_and_allows_no_call_over_http(
+    openai_server: FakeOpenAIServer,
+) -> None:
     same = tool_call("weather", {"city": "Oslo"})
     openai_server.script(
         *(reply(tool_calls=[{**same, "id": f"r{i}"}]) for i in range(5)), reply("Oslo: 4°C")
@@ -217,5 +219,6 @@ async def test_forced_answer_turn_sends_no_tools_over_http(openai_server: FakeOp
     result = await agent_for(openai_server).execute("Weather in Oslo?")
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C"
     bodies = openai_server.bodies
-    assert "tools" not in bodies[5] and all(b.get("tools") for b in bodies[:5])
+    assert bodies[5]["tools"] == bodies[4]["tools"]  # the prompt starts as before: cached
+    assert bodies[5]["tool_choice"] == "none" and not any("tool_choice" in b for b in bodies[:5])
     assert any(m.get("tool_calls") for m in bodies[5]["messages"])  # history kept as is

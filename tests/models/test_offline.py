@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from taskforce.agent import LeanAgent
-from taskforce.models.base import Model, ModelResponse
+from taskforce.models.base import Model, ModelResponse, NoCalls
 from taskforce.models.offline import (
     NO_TOOL_NOTE,
     OFFLINE_LABEL,
@@ -270,3 +270,13 @@ async def test_a_question_on_a_session_without_a_plan_says_so() -> None:
     answer = await agent.execute("What is left?")
     assert answer.final_message.startswith("There is no plan yet")
     assert agent.planner.get_state().get("tasks") in (None, [])
+
+
+async def test_told_to_answer_it_answers_in_words_though_the_tools_are_shown() -> None:
+    log: list[tuple[str, str]] = []
+    specs = [tool_spec(t) for t in [PlannerTool(), *_tools(log)]]
+    user = [{"role": "user", "content": "1. Check the weather in Rome\n2. Write a summary"}]
+    free = await OfflineModel().complete(user, specs)
+    told = await OfflineModel().complete(user, NoCalls(specs))
+    assert free.tool_calls  # it plans
+    assert not told.tool_calls and told.content
