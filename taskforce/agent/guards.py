@@ -51,7 +51,7 @@ class CallGuard:
 
     It also notices a model that keeps repeating itself: after two turns made only of repeated
     calls (or of planner calls refused again for the same reason) :meth:`nudge` says so (once),
-    and after two nudges :meth:`answer_now` asks for a final answer without tools; once the plan
+    and after two nudges :meth:`answer_now` asks for a final answer in words; once the plan
     is finished, one such turn (or one of read-only calls) is enough (the work is done, and
     repeats and looking around are all a small model does there). A model that answers that with
     repeated calls again (written as text) is :attr:`stuck`: the loop stops there. So is one
@@ -100,9 +100,9 @@ class CallGuard:
         self._seen: dict[str, dict[str, Any]] = {}  # the latest result of each call made
         self._reads: set[str] = set()  # calls whose result an action may change (reads, failures)
         self._stale: set[str] = set()  # of those, the ones an action came after
-        self._answering = False  # this turn was asked for an answer without tools
+        self._answering = False  # this turn was asked for an answer in words (no call)
         self.stuck = False
-        """Told to answer without tools, the model's turn only repeated earlier calls (or, its
+        """Told to answer in words, the model's turn only repeated earlier calls (or, its
         plan finished, made any call)."""
 
     def screen(
@@ -117,7 +117,7 @@ class CallGuard:
         `finished`: the run's plan has no open step, and none was skipped for want of work
         (:meth:`~taskforce.agent.watch.PlanWatch.settled`). A turn of read-only calls then counts
         as stalled like a turn of repeats (the work is done; looking around is not), and on
-        a turn told to answer without tools no call runs at all.
+        a turn told to answer in words no call runs at all.
         """
         first_of: dict[str, Prepared] = {}
         asked: set[str] = set()  # answered in this turn (its repeat in the same turn too)
@@ -330,7 +330,7 @@ class CallGuard:
         return True
 
     def answer_now(self, finished: bool = False) -> bool:
-        """True (once) after two nudges: the next turn gets no tools and must answer.
+        """True (once) after two nudges: the next turn may call no tool and must answer.
 
         With `finished` (every step of the run's plan is done), one turn of repeats is
         enough.

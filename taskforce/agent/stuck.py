@@ -1,4 +1,4 @@
-"""How a run ends whose model, told to answer without tools, only repeated calls.
+"""How a run ends whose model, told to answer in words, only repeated calls.
 
 Or, its plan finished, made any call at all (none of them runs then). The loop stops such
 a run rather than spend the rest of ``max_steps`` on repeats (the guard's ``stuck``). Its
@@ -79,7 +79,7 @@ async def ask_answer(run: Run) -> str:
     """The answer to `run`'s finished plan, asked in a short view of its own ('' if none).
 
     A small model whose history is all tool calls tends to write one more call even when
-    offered no tools; asked afresh, with only the mission, the plan and the results and no
+    told to call none; asked afresh, with only the mission, the plan and the results and no
     calls to imitate, it answers in words. The plan is shown when this run made or changed
     it (a plan finished by an earlier request of the session is about that request). A
     reply that is a call, a copy of the plan or a provider error gives ''.

@@ -175,6 +175,19 @@ class LiteLLMModel:
                 "provider/model, e.g. openai/gpt-4o-mini or anthropic/claude-3-5-haiku-latest"
             ) from None
 
+    def _takes_tool_choice(self, litellm: Any) -> bool:
+        """Whether the provider takes ``tool_choice`` (litellm's list of its parameters).
+
+        One that does not is asked for the answer with no tools shown, as a model told
+        nothing else would be.
+        """
+        try:
+            model, provider, _, _ = litellm.get_llm_provider(self._model, api_base=self._api_base)
+            params = litellm.get_supported_openai_params(model=model, custom_llm_provider=provider)
+        except Exception:
+            return False
+        return "tool_choice" in (params or ())
+
     @property
     def api_base(self) -> str | None:
         """The endpoint's base URL, when one was given."""
@@ -236,7 +249,7 @@ class LiteLLMModel:
             "num_retries": 0,  # retries are ours (tenacity), so they are counted and bounded
             **self._extra,
         }
-        if tools:
+        if tools and not (isinstance(tools, NoCalls) and not self._takes_tool_choice(litellm)):
             request["tools"] = copy.deepcopy(list(tools))
             if isinstance(tools, NoCalls):  # shown, not to be called: the answer in words
                 request["tool_choice"] = "none"

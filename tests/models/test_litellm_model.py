@@ -18,8 +18,8 @@ from taskforce.errors import (
     MalformedReplyError,
     ProviderError,
 )
-from taskforce.models.base import Model, ModelResponse, ToolCall
-from taskforce.models.litellm_model import LiteLLMModel
+from taskforce.models.base import Model, ModelResponse, NoCalls, ToolCall
+from taskforce.models.litellm_model import LiteLLMModel, _import_litellm
 from tests.fakes.openai_server import FakeOpenAIServer, Reply, error, reply, tool_call
 
 KEY = "sk-test-0123456789abcdef-secret"
@@ -76,6 +76,26 @@ async def test_tool_calls_parsed_and_tools_reach_the_wire(
         ToolCall("call_b", "planner", '{"action": "read_plan"}'),
     )
     assert openai_server.requests[0].body["tools"] == [PLANNER]
+
+
+async def test_tools_shown_with_no_call_allowed_go_with_tool_choice_none(
+    openai_server: FakeOpenAIServer,
+) -> None:
+    openai_server.script(reply("In words."), reply("Free."))
+    model = make(openai_server)
+    told = await model.complete(USER, NoCalls([PLANNER]))
+    await model.complete(USER, [PLANNER])
+    assert told.content == "In words."
+    first, second = (r.body for r in openai_server.requests)
+    assert first["tools"] == [PLANNER] and first["tool_choice"] == "none"
+    assert second["tools"] == [PLANNER] and "tool_choice" not in second
+
+
+def test_a_provider_that_takes_no_tool_choice_is_asked_with_no_tools_shown() -> None:
+    litellm = _import_litellm()
+    assert LiteLLMModel("openai/x")._takes_tool_choice(litellm)
+    assert LiteLLMModel("anthropic/claude-3-5-haiku-latest")._takes_tool_choice(litellm)
+    assert not LiteLLMModel("ollama/llama3")._takes_tool_choice(litellm)  # its /api/generate
 
 
 async def test_multi_turn_tool_messages_reach_the_wire_intact(
