@@ -140,8 +140,8 @@ class Run:
         if self.watch.required:
             specs = [s for s in specs if s["function"]["name"] == planner]
         answer_now = self.guard.answer_now(self.watch.settled(self.plan))  # repeating: answer
-        if answer_now:  # the tools shown as before (the prompt's start stays), none callable
-            specs = NoCalls(specs)
+        if answer_now:  # in words: with a plan of its own, the tools shown, none callable
+            specs = NoCalls(specs) if self.watch.own(self.plan) else []
         note = self._plan_note()
         count = wiring.model.count_tokens
         for harder in (False, True):

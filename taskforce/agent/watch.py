@@ -64,6 +64,10 @@ class PlanWatch:
         """
         return bool(plan.open_steps()) and self.made_here(plan)
 
+    def own(self, plan: Plan) -> bool:
+        """Whether the run has a plan of its own (made or changed in this run)."""
+        return bool(plan.steps) and self.made_here(plan)
+
     def finished(self, plan: Plan) -> bool:
         """Whether the plan made or changed in this run has no open step left."""
         return bool(plan.steps) and not plan.open_steps() and self.made_here(plan)

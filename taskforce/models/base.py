@@ -21,12 +21,12 @@ ToolSpec = dict[str, Any]
 class NoCalls(list[ToolSpec]):
     """Tools a request shows while its model must answer in words, calling none of them.
 
-    The loop asks for the final answer so: the tools stay in the prompt, which then begins
-    as the requests before it did, so a prompt cache (a provider's, llama.cpp's) keeps
-    what it had; leaving them out would make the whole prompt new twice, for that request
-    and for the next one. A provider is asked for no call (``tool_choice="none"``); a model
-    that cannot be told so may still call, and the loop answers such calls as calls made
-    when told to answer.
+    The loop asks so for the final answer of a run with a plan of its own: the tools stay in
+    the prompt, which then begins as the requests before it did, so a prompt cache (a
+    provider's, llama.cpp's) keeps what it had; leaving them out would make the whole prompt
+    new twice, for that request and for the next one. A provider is asked for no call
+    (``tool_choice="none"``); a model that cannot be told so may still call, and the loop
+    answers such calls as calls made when told to answer.
     """
 
     __slots__ = ()

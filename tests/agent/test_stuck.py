@@ -23,7 +23,8 @@ Reply = Callable[[list[Message], list[ToolSpec]], ModelResponse]
 
 
 def callable_tools(specs: list[ToolSpec]) -> int:
-    """How many tools a request let the model call (0: told to answer in words)."""
+    """How many tools a request let the model call (0: told to answer in words; with a plan
+    of the run's own the tools are shown with no call allowed, without one none is shown)."""
     return 0 if isinstance(specs, NoCalls) else len(specs)
 
 
@@ -50,7 +51,7 @@ def loop_replies(*first: ModelResponse, again: ModelResponse) -> Reply:
     def answer(messages: list[Message], tools: list[ToolSpec]) -> ModelResponse:
         if script:
             return script.pop(0)
-        if isinstance(tools, NoCalls):
+        if not callable_tools(tools):
             (c,) = again.tool_calls
             return written(c.name, **json.loads(c.arguments))
         return again
@@ -91,9 +92,7 @@ async def test_a_new_call_written_on_the_forced_turn_still_runs(tools: Any) -> N
     turns = iter([call("weather", city="Oslo")] * 7)
 
     def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
-        if isinstance(
-            specs, NoCalls
-        ):  # told to answer: it writes a new call (progress), then answers
+        if not callable_tools(specs):  # told to answer: it writes a new call, then answers
             return written("notes", text="Oslo") if not log["notes"] else reply("Saved.")
         return next(turns, reply("Saved."))
 
@@ -110,7 +109,7 @@ async def test_once_the_plan_is_finished_one_turn_of_repeats_brings_the_forced_a
 
     def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
         offered.append(callable_tools(specs))
-        if isinstance(specs, NoCalls):
+        if not callable_tools(specs):
             return reply("Oslo 4°C, Rome 20°C.")
         script = two_cities()
         return script[len(offered) - 1] if len(offered) <= len(script) else script[3]
@@ -134,7 +133,7 @@ def browsing(offered: list[int], after: list[ModelResponse]) -> FunctionModel:
 
     def answer(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
         offered.append(callable_tools(specs))
-        if isinstance(specs, NoCalls):
+        if not callable_tools(specs):
             return reply("Oslo 4°C, Rome 20°C.")
         return script.pop(0) if script else reply("Oslo 4°C, Rome 20°C.")
 
@@ -356,7 +355,7 @@ async def test_once_the_plan_is_finished_a_call_written_on_the_forced_turn_does_
     ]
 
     def replies(messages: list[Message], specs: list[ToolSpec]) -> ModelResponse:
-        if isinstance(specs, NoCalls) and messages[0]["content"] != ANSWER_SYSTEM:
+        if not callable_tools(specs) and messages[0]["content"] != ANSWER_SYSTEM:
             return reply(f"```json\n{json.dumps(new_action)}\n```")
         return finished(messages, specs)
 

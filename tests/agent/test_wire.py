@@ -209,9 +209,7 @@ def _leaks(text: str) -> list[str]:
     return [line[:300] for line in text.splitlines() if KEY in line]
 
 
-async def test_forced_answer_turn_shows_the_tools_and_allows_no_call_over_http(
-    openai_server: FakeOpenAIServer,
-) -> None:
+async def test_forced_answer_turn_sends_no_tools_over_http(openai_server: FakeOpenAIServer) -> None:
     same = tool_call("weather", {"city": "Oslo"})
     openai_server.script(
         *(reply(tool_calls=[{**same, "id": f"r{i}"}]) for i in range(5)), reply("Oslo: 4°C")
@@ -219,6 +217,25 @@ async def test_forced_answer_turn_shows_the_tools_and_allows_no_call_over_http(
     result = await agent_for(openai_server).execute("Weather in Oslo?")
     assert result.status is AgentStatus.COMPLETED and result.final_message == "Oslo: 4°C"
     bodies = openai_server.bodies
-    assert bodies[5]["tools"] == bodies[4]["tools"]  # the prompt starts as before: cached
-    assert bodies[5]["tool_choice"] == "none" and not any("tool_choice" in b for b in bodies[:5])
+    assert "tools" not in bodies[5] and all(b.get("tools") for b in bodies[:5])
+    assert not any("tool_choice" in b for b in bodies)  # no plan of its own: none shown
     assert any(m.get("tool_calls") for m in bodies[5]["messages"])  # history kept as is
+
+
+async def test_with_a_plan_the_forced_answer_shows_the_tools_and_allows_no_call_over_http(
+    openai_server: FakeOpenAIServer,
+) -> None:
+    plan = tool_call("planner", {"action": "create_plan", "tasks": ["Weather", "Save a note"]})
+    same = tool_call("weather", {"city": "Oslo"})
+    openai_server.script(
+        reply(tool_calls=[{**plan, "id": "p0"}]),
+        *(reply(tool_calls=[{**same, "id": f"r{i}"}]) for i in range(6)),
+        *[reply("Oslo: 4°C")] * 4,
+    )
+    await agent_for(openai_server, plan_first=False).execute("Weather in Oslo, then a note")
+    bodies = openai_server.bodies
+    told = [i for i, b in enumerate(bodies) if "tool_choice" in b]
+    assert told and all(bodies[i]["tool_choice"] == "none" for i in told)
+    first = told[0]
+    assert bodies[first]["tools"] == bodies[first - 1]["tools"]  # the prompt starts as before
+    assert "plain text" in bodies[first]["messages"][-1]["content"]
