@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         ToolInputError,
         UserError,
     )
-    from taskforce.models.base import Model, ModelResponse, ToolCall, Usage
+    from taskforce.models.base import Model, ModelResponse, NoCalls, ToolCall, Usage
     from taskforce.models.litellm_model import LiteLLMModel
     from taskforce.models.offline import OfflineModel
     from taskforce.plan import Plan, PlanLimits, Step, StepStatus
@@ -51,7 +51,9 @@ _ERRORS = [
 ]
 _LAZY: dict[str, str] = {
     **dict.fromkeys(_ERRORS, "taskforce.errors"),
-    **dict.fromkeys(["Model", "ModelResponse", "ToolCall", "Usage"], "taskforce.models.base"),
+    **dict.fromkeys(
+        ["Model", "ModelResponse", "NoCalls", "ToolCall", "Usage"], "taskforce.models.base"
+    ),
     **dict.fromkeys(["Plan", "PlanLimits", "Step", "StepStatus"], "taskforce.plan"),
     **dict.fromkeys(
         ["ApprovalRiskLevel", "FunctionTool", "PlannerTool", "ToolProtocol"], "taskforce.tools"
@@ -88,6 +90,7 @@ __all__ = [
     "Model",
     "ModelBehaviorError",
     "ModelResponse",
+    "NoCalls",
     "OfflineModel",
     "Plan",
     "PlanError",

@@ -70,7 +70,7 @@ class PlanWatch:
 
     def finished(self, plan: Plan) -> bool:
         """Whether the plan made or changed in this run has no open step left."""
-        return bool(plan.steps) and not plan.open_steps() and self.made_here(plan)
+        return self.own(plan) and not plan.open_steps()
 
     def settled(self, plan: Plan) -> bool:
         """Whether the run's plan is finished with no step skipped for want of work.

@@ -249,9 +249,11 @@ class LiteLLMModel:
             "num_retries": 0,  # retries are ours (tenacity), so they are counted and bounded
             **self._extra,
         }
-        if tools and not (isinstance(tools, NoCalls) and not self._takes_tool_choice(litellm)):
-            request["tools"] = copy.deepcopy(list(tools))
-            if isinstance(tools, NoCalls):  # shown, not to be called: the answer in words
+        told = isinstance(tools, NoCalls)  # shown, not to be called: the answer in words
+        shown = list(tools) if not told or self._takes_tool_choice(litellm) else []
+        if shown:
+            request["tools"] = copy.deepcopy(shown)
+            if told:
                 request["tool_choice"] = "none"
         if self._api_base:
             request["api_base"] = self._api_base
