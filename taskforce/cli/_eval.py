@@ -295,6 +295,14 @@ def summary_table(summary: Summary, console: Console) -> None:
             f"{a.turns / per:.1f}", f"{a.input_tokens // per:,}", f"{a.planning_share:.0%}",
         )  # fmt: skip
     console.print(table)
+    for a in summary.arms:
+        if (fresh := a.fresh) is not None:  # counted exactly: what a prompt cache processes
+            console.print(
+                f"{a.suite}:{a.arm}: fresh input {fresh.fresh_input // max(fresh.runs, 1):,} "
+                f"a run ({fresh.fresh_share:.0%} of the input; planning {fresh.planning_share:.0%}"
+                f" of it; {fresh.runs} of {a.runs} runs counted)",
+                markup=False,
+            )
     arms, rows = summary.tag_rows()
     if rows:
         tags = Table(title="by mission tag (solved/runs, F false completions, planning)")

@@ -78,7 +78,7 @@ class Fresh:
 
     runs: int
     input_tokens: int
-    """The whole input of those runs."""
+    """The whole input of those runs, as the same exact count sized it."""
     fresh_input: int
     fresh_planning: int
 
@@ -107,7 +107,7 @@ def _fresh(runs: Sequence[RunRecord]) -> Fresh | None:
         return None
     return Fresh(
         runs=len(counted),
-        input_tokens=sum(r.input_tokens for r in counted),
+        input_tokens=sum(int(r.tokens["estimated_input"]) for r in counted),  # exact there
         fresh_input=sum(int(r.tokens["fresh_input"]) for r in counted),
         fresh_planning=sum(int(r.tokens.get("fresh_planning", 0)) for r in counted),
     )

@@ -342,6 +342,9 @@ def test_exact_tokens_size_a_live_run_on_the_server(cli: Invoke, tmp_path: Path)
     assert row["tokens"]["sizes"] == "exact" and "--exact-tokens" in row["meta"]["argv"]
     sent = server.requests[0].body
     assert row["tokens"]["estimated_input"] == tokens_of(template_of(sent))
+    assert row["tokens"]["fresh_input"] == row["tokens"]["estimated_input"]  # one request
+    fresh = f"builtin:none: fresh input {row['tokens']['fresh_input']:,} a run (100% of"
+    assert fresh in " ".join(done.stdout.split())
 
 
 def test_tokens_are_exact_by_default_where_the_server_counts(cli: Invoke, tmp_path: Path) -> None:
