@@ -111,22 +111,18 @@ class ModelRequest:
 
     messages: list[Message]
     tools: list[ToolSpec]
-    no_calls: bool = False
-    """The tools were shown with no call allowed (:class:`~taskforce.models.base.NoCalls`):
-    the loop asked for the answer in words."""
+    """As the model got them: a :class:`~taskforce.models.base.NoCalls` list when no call
+    was allowed."""
 
     @property
     def tool_names(self) -> list[str]:
         """Names of the tools offered in this request."""
         return [t["function"]["name"] for t in self.tools]
 
-    def shown(self) -> list[ToolSpec]:
-        """Copies of the tools as the model got them, for a function computing the reply.
-
-        A :class:`NoCalls` when no call was allowed.
-        """
-        tools = copy.deepcopy(self.tools)
-        return NoCalls(tools) if self.no_calls else tools
+    @property
+    def no_calls(self) -> bool:
+        """The tools were shown with no call allowed: the loop asked for the answer in words."""
+        return isinstance(self.tools, NoCalls)
 
 
 @dataclass
@@ -151,9 +147,8 @@ class _Base:
         return estimate_tokens(messages, tools)
 
     def _record(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> ModelRequest:
-        request = ModelRequest(
-            copy.deepcopy(list(messages)), copy.deepcopy(list(tools)), isinstance(tools, NoCalls)
-        )
+        shown = tools if isinstance(tools, NoCalls) else list(tools)
+        request = ModelRequest(copy.deepcopy(list(messages)), copy.deepcopy(shown))
         self.requests.append(request)
         return request
 
@@ -186,7 +181,7 @@ class FunctionModel(_Base):
     ) -> ModelResponse:
         """Record the request and answer with ``fn``."""
         request = self._record(messages, tools)
-        outcome = self._fn(copy.deepcopy(request.messages), request.shown())
+        outcome = self._fn(copy.deepcopy(request.messages), copy.deepcopy(request.tools))
         if inspect.isawaitable(outcome):
             outcome = await outcome
         if not isinstance(outcome, ModelResponse):
@@ -247,7 +242,7 @@ class ScriptedModel(_Base):
         if isinstance(item, BaseException):
             raise item
         if callable(item):
-            outcome = item(copy.deepcopy(request.messages), request.shown())
+            outcome = item(copy.deepcopy(request.messages), copy.deepcopy(request.tools))
             item = await outcome if inspect.isawaitable(outcome) else outcome
         if not isinstance(item, ModelResponse):
             raise TypeError(f"ScriptedModel items must give a ModelResponse, not {item!r}")

@@ -62,7 +62,7 @@ class PlanWatch:
         plan); an open plan left by an earlier mission does not count: a new mission may
         plan anew.
         """
-        return bool(plan.open_steps()) and self.made_here(plan)
+        return self.own(plan) and bool(plan.open_steps())
 
     def own(self, plan: Plan) -> bool:
         """Whether the run has a plan of its own (made or changed in this run)."""
