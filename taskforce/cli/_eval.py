@@ -298,7 +298,7 @@ def summary_table(summary: Summary, console: Console) -> None:
     for a in summary.arms:
         if (fresh := a.fresh) is not None:  # counted exactly: what a prompt cache processes
             console.print(
-                f"{a.suite}:{a.arm}: fresh input {fresh.fresh_input // max(fresh.runs, 1):,} "
+                f"{a.suite}:{a.arm}: fresh input {fresh.fresh_a_run:,} "
                 f"a run ({fresh.fresh_share:.0%} of the input; planning {fresh.planning_share:.0%}"
                 f" of it; {fresh.runs} of {a.runs} runs counted)",
                 markup=False,

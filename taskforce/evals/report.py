@@ -99,10 +99,9 @@ def _fresh(arms: Sequence[ArmSummary]) -> list[str]:
         "|---|---|---|---|---|---|---|",
     ]
     for a, f in counted:
-        per = max(f.runs, 1)
         lines.append(
-            f"| {a.suite} | {a.arm} | {f.runs}/{a.runs} | {f.input_tokens // per:,} | "
-            f"{f.fresh_input // per:,} | {_pct(f.fresh_share)} | {_pct(f.planning_share)} |"
+            f"| {a.suite} | {a.arm} | {f.runs}/{a.runs} | {f.input_a_run:,} | "
+            f"{f.fresh_a_run:,} | {_pct(f.fresh_share)} | {_pct(f.planning_share)} |"
         )
     return [*lines, ""]
 

@@ -83,6 +83,16 @@ class Fresh:
     fresh_planning: int
 
     @property
+    def input_a_run(self) -> int:
+        """The input of a counted run, on average (whole tokens)."""
+        return self.input_tokens // max(self.runs, 1)
+
+    @property
+    def fresh_a_run(self) -> int:
+        """The fresh input of a counted run, on average (whole tokens)."""
+        return self.fresh_input // max(self.runs, 1)
+
+    @property
     def fresh_share(self) -> float:
         """Fresh input / input."""
         return self.fresh_input / self.input_tokens if self.input_tokens else 0.0
