@@ -1,4 +1,4 @@
-"""Where a durable ``mark_done`` spends its time (SQLite, one session), next to the origin's write.
+"""Where a ``mark_done`` spends its time, durable (SQLite) or in memory, next to the origin.
 
 A diagnostic, not a comparison with peers (that is ``bench_planner.py``): it says which part
 of taskforce's time a change could win back. One process; per round every contender starts
@@ -15,9 +15,21 @@ on a fresh plan (untimed), then their ops take turns in a random order (``_inter
   ``asyncio.to_thread``, as the origin does: ``peers.OriginPeer``, the write alone, as in
   ``bench_planner.py``), and ``origin write``: the same save run inline.
 
-Prints one JSON object: each part's median ms over the rounds, and the rounds' load.
+With ``--in-memory`` (no store on either side; ``--steps`` defaults to 20 there, the
+in-memory target's size): an unbound ``PlannerTool.execute(mark_done)`` and each of its
+parts, every one a contender of its own timed alone (``decode``: the arguments checked and
+parsed, ``PlannerTool.decode``; ``apply``: the plan's rules applied, ``PlannerTool.change``;
+``result``: the tool result with its rendered checklist, ``PlanChange.result``), each then
+advancing its tool's plan untimed, against the origin's whole ``mark_done``
+(``peers.OriginPlanner``, as ``bench_planner.py`` times it). Ratios are per round, part ÷
+the origin's whole call (median and interquartile range): how much of the in-memory
+target's budget (1.5x the origin) one part alone takes.
+
+Prints one JSON object: each part's median ms over the rounds (and, in memory, its ratio
+to the origin), and the rounds' load.
 
     .venv/bin/python bench/bench_breakdown.py /tmp/work [--rounds 60] [--steps 10]
+    .venv/bin/python bench/bench_breakdown.py /tmp/work --in-memory [--rounds 60]
 """
 
 from __future__ import annotations
@@ -37,10 +49,11 @@ import aiosqlite
 
 import taskforce.store._runner as runner_module
 from bench._common import run
-from bench._interleave import Contender, interleave
+from bench._interleave import Contender, compare, interleave
 from bench.bench_planner import Taskforce
-from bench.peers import OriginPeer
+from bench.peers import OriginPeer, OriginPlanner, tasks
 from taskforce.store import StateManager
+from taskforce.tools.planner import PlannerTool
 
 OPS = 10
 
@@ -49,9 +62,12 @@ async def main() -> dict[str, Any]:
     parser = argparse.ArgumentParser()
     parser.add_argument("workdir", type=Path)
     parser.add_argument("--rounds", type=int, default=60)
-    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--steps", type=int)
+    parser.add_argument("--in-memory", action="store_true")
     args = parser.parse_args()
-    n = args.steps
+    if args.in_memory:
+        return await in_memory(args.rounds, args.steps or 20)
+    n = args.steps or 10
     workdir: Path = args.workdir / f"breakdown-{uuid.uuid4().hex[:6]}"
     workdir.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240
 
@@ -132,6 +148,87 @@ async def main() -> dict[str, Any]:
                 f"taskforce {name}": round(statistics.median(v[-kept:]) * 1000, 3)
                 for name, v in parts.items()
             },
+        },
+        "loadavg_before": [round(x, 2) for x in load_before],
+        "loadavg_after": [round(x, 2) for x in load_after],
+    }
+
+
+def _part(name: str, n: int) -> Contender:
+    """One part of an unbound ``mark_done`` (or, for ``taskforce``, the whole call), timed alone.
+
+    Each op times its part, then runs the whole call untimed so the tool's plan moves on
+    as in ``bench_planner.py`` (a fresh plan per round, steps 1, 2, ... marked done).
+    """
+    box: dict[str, PlannerTool] = {}
+
+    async def prepare() -> None:
+        box["tool"] = PlannerTool()
+        created = await box["tool"].execute(action="create_plan", tasks=tasks(n))
+        assert created["success"], created
+
+    async def op(j: int) -> float:
+        tool, params = box["tool"], {"action": "mark_done", "step_index": [j % n + 1]}
+        if name == "taskforce":
+            start = time.perf_counter()
+            result = await tool.execute(**params)
+            elapsed = time.perf_counter() - start
+            assert result["success"], result
+            return elapsed
+        start = time.perf_counter()
+        request = tool.decode(params)
+        if name == "apply":
+            start = time.perf_counter()
+        change = tool.change(request) if name != "decode" else None
+        if name == "result":
+            assert change is not None
+            start = time.perf_counter()
+            change.result()
+        elapsed = time.perf_counter() - start
+        result, _ = await tool.run(request)  # untimed: the plan moves on
+        assert result["success"], result
+        return elapsed
+
+    return Contender(name, prepare, op)
+
+
+async def in_memory(rounds: int, n: int) -> dict[str, Any]:
+    """The in-memory split (see the module docstring): parts and ratios to the origin."""
+    box: dict[str, OriginPlanner] = {}
+
+    async def origin_prepare() -> None:
+        box["plan"] = OriginPlanner(tasks(n))
+
+    async def origin_op(j: int) -> float:
+        start = time.perf_counter()
+        result = await box["plan"].execute("mark_done", step_index=j % n + 1)
+        elapsed = time.perf_counter() - start
+        assert result["success"], result
+        return elapsed
+
+    load_before = os.getloadavg()
+    per_round = await interleave(
+        [
+            Contender("origin", origin_prepare, origin_op),
+            *(_part(name, n) for name in ("taskforce", "decode", "apply", "result")),
+        ],
+        rounds,
+        OPS,
+    )
+    load_after = os.getloadavg()
+    compared = compare(per_round, "origin")
+    return {
+        "steps": n,
+        "rounds": rounds,
+        "ops_per_round": OPS,
+        "median_ms": compared["median_ms"],
+        "ratio_to_origin": {  # compare() gives origin ÷ part: turned into part ÷ origin
+            name: {
+                "median": round(1 / r["median"], 2),
+                "q1": round(1 / r["q3"], 2),
+                "q3": round(1 / r["q1"], 2),
+            }
+            for name, r in compared["ratios"].items()
         },
         "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in load_after],

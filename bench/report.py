@@ -386,7 +386,7 @@ def render(r: dict[str, Any]) -> str:
         "\n## Headlines\n\n",
         _headline(r),
         "\n",
-        _planner(r["planner"]),
+        _planner(r["planner"], r.get("breakdown")),
         "\n",
         _concurrency(r["concurrency"]),
         "\n",

@@ -175,8 +175,8 @@ CORRECTIONS = """### What the previous report (generated before 2026-11-23 21:00
 """
 
 
-def planner(p: dict[str, Any]) -> str:
-    """The whole planner section."""
+def planner(p: dict[str, Any], split: dict[str, Any] | None = None) -> str:
+    """The whole planner section; `split`: ``bench_breakdown.py``'s figures, if run."""
     if "error" in p:
         failed = p["error"][:800]
         return f"## Planner actions\n\n**This benchmark failed in this run:** `{failed}`\n"
@@ -213,11 +213,62 @@ def planner(p: dict[str, Any]) -> str:
         ]
         out.append(table(["plan", "taskforce ÷ origin", "taskforce ms", "origin ms"], rows))
         out.append(_rerun(p.get("in_memory_rerun")))
+    if split:
+        out.append(breakdown(split))
     out.append(
         f"\nTool definition the model sees (`tool_spec_size`): **{p['tool_spec_size_chars']} "
         "characters**.\n\n"
     )
     out.append(CORRECTIONS)
+    return "".join(out)
+
+
+PARTS = {
+    "taskforce": "the whole call (`PlannerTool.execute`)",
+    "decode": "its arguments checked and parsed (`PlannerTool.decode`)",
+    "apply": "the plan's rules applied (`PlannerTool.change`)",
+    "result": "the tool result with its checklist (`PlanChange.result`)",
+}
+DURABLE_PARTS = {
+    "taskforce before": "taskforce: decode, apply, encode, up to the hand-over",
+    "taskforce in thread": "taskforce: BEGIN IMMEDIATE .. COMMIT, in the connection's thread",
+    "taskforce after": "taskforce: back on the event loop, the result",
+    "taskforce": "taskforce: the whole call",
+    "hop": "an empty call through an aiosqlite thread, there and back",
+    "origin write": "origin: its file save, inline",
+    "origin save": "origin: its file save through `to_thread` (as compared above)",
+}
+
+
+def breakdown(b: dict[str, Any]) -> str:
+    """Where a `mark_done`'s time goes (``bench_breakdown.py``): in memory and durable."""
+    out = ["\n### Where the time goes (`bench/bench_breakdown.py`)\n\n"]
+    mem = b.get("in_memory", {})
+    if "error" in mem:
+        out.append(f"In memory: failed in this run: `{mem['error'][:800]}`\n")
+    elif mem:
+        out.append(
+            f"In memory, {mem['steps']} steps, {mem['rounds']} rounds: each part of an unbound "
+            "`mark_done` is a contender of its own, timed alone (then the whole call runs "
+            "untimed so the plan moves on), interleaved with the origin's whole `mark_done`; "
+            "ratio per round, part ÷ the origin's whole call. The target allows the whole "
+            "call 1.5x.\n\n"
+        )
+        ratios = mem["ratio_to_origin"]
+        rows = [[PARTS[k], cell(ratios[k]), mem["median_ms"][k]] for k in PARTS if k in ratios]
+        rows.append(["origin: its whole `mark_done`", "1.00x", mem["median_ms"]["origin"]])
+        out.append(table(["", "÷ origin's whole call", "ms (context)"], rows))
+    dur = b.get("durable", {})
+    if "error" in dur:
+        out.append(f"\nDurable: failed in this run: `{dur['error'][:800]}`\n")
+    elif dur:
+        out.append(
+            f"\nDurable, SQLite, {dur['steps']} steps, {dur['rounds']} rounds (interleaved with "
+            "the origin's save): median ms of each part over all ops; the parts' medians need "
+            "not add up to the whole's.\n\n"
+        )
+        rows = [[v, dur["median_ms"].get(k)] for k, v in DURABLE_PARTS.items()]
+        out.append(table(["", "median ms"], rows))
     return "".join(out)
 
 

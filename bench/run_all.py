@@ -91,6 +91,11 @@ def main() -> None:
     results["planner"] = run_script(
         "bench_planner.py", [w, *pg, *(["--quick"] if quick else ["--rounds", "60"])], 1800
     )
+    split_rounds = ["--rounds", "10" if quick else "60"]
+    results["breakdown"] = {
+        "in_memory": run_script("bench_breakdown.py", [w, "--in-memory", *split_rounds], 900),
+        "durable": run_script("bench_breakdown.py", [w, *split_rounds], 900),
+    }
     results["concurrency"] = run_script(
         "bench_concurrency.py", [w, *pg, "--seconds", "1" if quick else "4"], 1800
     )

@@ -1,7 +1,7 @@
-"""Smoke test of the durable mark_done breakdown: it runs and measures every part.
+"""Smoke tests of the mark_done breakdown (durable and in memory): it measures every part.
 
-Speed is never asserted: only that each part was measured and that each part of
-taskforce's time is smaller than the whole.
+Speed is never asserted: only that each part was measured, that each part of a durable
+call's time (a sub-interval of it) is smaller than the whole, and what the report shows.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,3 +27,48 @@ def test_the_breakdown_names_each_part_of_a_durable_mark_done(tmp_path: Path) ->
     assert all(times[name] > 0 for name in times)
     assert all(times[part] < times["taskforce"] for part in parts)
     assert (result["rounds"], result["ops_per_round"], result["steps"]) == (2, 10, 10)
+
+
+def test_the_in_memory_split_times_each_part_against_the_origins_whole_call(
+    tmp_path: Path,
+) -> None:
+    argv = [sys.executable, str(ROOT / "bench" / "bench_breakdown.py"), str(tmp_path)]
+    proc = subprocess.run(
+        [*argv, "--in-memory", "--rounds", "3"], capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert (result["rounds"], result["ops_per_round"], result["steps"]) == (3, 10, 20)
+    times, ratios = result["median_ms"], result["ratio_to_origin"]
+    parts = ("decode", "apply", "result")
+    assert set(times) == {"origin", "taskforce", *parts}
+    assert set(ratios) == {"taskforce", *parts}
+    assert all(times[name] > 0 for name in times)
+    for r in ratios.values():
+        assert 0 < r["q1"] <= r["median"] <= r["q3"]
+
+
+def test_the_report_shows_the_split_beside_the_planner_section(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT))
+    from bench.report_planner import planner
+
+    ratio = {"median": 3.5, "q1": 3.25, "q3": 3.75}
+    split = {
+        "in_memory": {
+            "steps": 20,
+            "rounds": 4,
+            "median_ms": {"origin": 0.007, "apply": 0.025},
+            "ratio_to_origin": {"apply": ratio},
+        },
+        "durable": {"error": "exit 1: boom"},
+    }
+    p = {"rounds": 9, "ops_per_round": 10, "tool_spec_size_chars": 1}
+    text = planner(p, split)
+    assert "In memory, 20 steps, 4 rounds" in text
+    rules = "| the plan's rules applied (`PlannerTool.change`) | **3.50x** (3.25-3.75) | 0.025 |"
+    assert rules in text
+    assert "| origin: its whole `mark_done` | 1.00x | 0.007 |" in text
+    assert "Durable: failed in this run: `exit 1: boom`" in text
+    assert "Where the time goes" not in planner(p)
