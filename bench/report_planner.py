@@ -242,34 +242,37 @@ DURABLE_PARTS = {
 
 def breakdown(b: dict[str, Any]) -> str:
     """Where a `mark_done`'s time goes (``bench_breakdown.py``): in memory and durable."""
-    out = ["\n### Where the time goes (`bench/bench_breakdown.py`)\n\n"]
-    mem = b.get("in_memory", {})
-    if "error" in mem:
-        out.append(f"In memory: failed in this run: `{mem['error'][:800]}`\n")
-    elif mem:
-        out.append(
-            f"In memory, {mem['steps']} steps, {mem['rounds']} rounds: each part of an unbound "
-            "`mark_done` is a contender of its own, timed alone (then the whole call runs "
-            "untimed so the plan moves on), interleaved with the origin's whole `mark_done`; "
-            "ratio per round, part ÷ the origin's whole call. The target allows the whole "
-            "call 1.5x.\n\n"
-        )
-        ratios = mem["ratio_to_origin"]
-        rows = [[PARTS[k], cell(ratios[k]), mem["median_ms"][k]] for k in PARTS if k in ratios]
-        rows.append(["origin: its whole `mark_done`", "1.00x", mem["median_ms"]["origin"]])
-        out.append(table(["", "÷ origin's whole call", "ms (context)"], rows))
-    dur = b.get("durable", {})
-    if "error" in dur:
-        out.append(f"\nDurable: failed in this run: `{dur['error'][:800]}`\n")
-    elif dur:
-        out.append(
-            f"\nDurable, SQLite, {dur['steps']} steps, {dur['rounds']} rounds (interleaved with "
-            "the origin's save): median ms of each part over all ops; the parts' medians need "
-            "not add up to the whole's.\n\n"
-        )
-        rows = [[v, dur["median_ms"].get(k)] for k, v in DURABLE_PARTS.items()]
-        out.append(table(["", "median ms"], rows))
+    parts = [("In memory", b.get("in_memory"), _split_in_memory)]
+    parts.append(("Durable", b.get("durable"), _split_durable))
+    out = ["\n### Where the time goes (`bench/bench_breakdown.py`)\n"]
+    for label, figures, render in parts:
+        if figures and "error" in figures:
+            out.append(f"\n{label}: failed in this run: `{figures['error'][:800]}`\n")
+        elif figures:
+            out.append(render(figures))
     return "".join(out)
+
+
+def _split_in_memory(mem: dict[str, Any]) -> str:
+    ratios = mem["ratio_to_origin"]
+    rows = [[PARTS[k], cell(ratios[k]), mem["median_ms"][k]] for k in PARTS if k in ratios]
+    rows.append(["origin: its whole `mark_done`", "1.00x", mem["median_ms"]["origin"]])
+    return (
+        f"\nIn memory, {mem['steps']} steps, {mem['rounds']} rounds: each part of an unbound "
+        "`mark_done` is a contender of its own, timed alone (then the whole call runs "
+        "untimed so the plan moves on), interleaved with the origin's whole `mark_done`; "
+        "ratio per round, part ÷ the origin's whole call. The target allows the whole "
+        "call 1.5x.\n\n" + table(["", "÷ origin's whole call", "ms (context)"], rows)
+    )
+
+
+def _split_durable(dur: dict[str, Any]) -> str:
+    rows = [[v, dur["median_ms"].get(k)] for k, v in DURABLE_PARTS.items()]
+    return (
+        f"\nDurable, SQLite, {dur['steps']} steps, {dur['rounds']} rounds (interleaved with "
+        "the origin's save): median ms of each part over all ops; the parts' medians need "
+        "not add up to the whole's.\n\n" + table(["", "median ms"], rows)
+    )
 
 
 def _rerun(rerun: dict[str, Any] | None) -> str:
