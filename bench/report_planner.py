@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 LABELS = {
@@ -242,8 +243,10 @@ DURABLE_PARTS = {
 
 def breakdown(b: dict[str, Any]) -> str:
     """Where a `mark_done`'s time goes (``bench_breakdown.py``): in memory and durable."""
-    parts = [("In memory", b.get("in_memory"), _split_in_memory)]
-    parts.append(("Durable", b.get("durable"), _split_durable))
+    parts: list[tuple[str, Any, Callable[[dict[str, Any]], str]]] = [
+        ("In memory", b.get("in_memory"), _split_in_memory),
+        ("Durable", b.get("durable"), _split_durable),
+    ]
     out = ["\n### Where the time goes (`bench/bench_breakdown.py`)\n"]
     for label, figures, render in parts:
         if figures and "error" in figures:
