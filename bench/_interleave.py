@@ -98,17 +98,20 @@ def compare(per_round: dict[str, list[float]], base: str) -> dict[str, Any]:
         },
         "ratios": {},
     }
-    mine = per_round[base]
     for name, values in per_round.items():
         if name != base:
-            ratios = [a / b for a, b in zip(mine, values, strict=True) if b > 0]
-            out["ratios"][name] = ratio_summary(ratios)
+            out["ratios"][name] = ratio_of(per_round[base], values)
     return out
+
+
+def ratio_of(top: Sequence[float], bottom: Sequence[float]) -> dict[str, Any]:
+    """Top / bottom, round by round (the same rounds index both: run them interleaved)."""
+    return ratio_summary([a / b for a, b in zip(top, bottom, strict=True) if b > 0])
 
 
 def growth(small: Sequence[float], large: Sequence[float]) -> dict[str, Any]:
     """Large / small per round (the same rounds index both: run them interleaved)."""
-    return ratio_summary([b / a for a, b in zip(small, large, strict=True) if a > 0])
+    return ratio_of(large, small)
 
 
 def neighbours(after: dict[tuple[str, str], list[float]], cause: str) -> dict[str, Any]:

@@ -48,12 +48,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import aiosqlite
 
 import taskforce.store._runner as runner_module
-from bench._common import run
-from bench._interleave import Contender, compare, interleave
-from bench.bench_planner import Taskforce
-from bench.peers import OriginPeer, OriginPlanner, tasks
+from bench._common import median_ms, run
+from bench._interleave import Contender, interleave, ratio_of
+from bench.bench_planner import Origin, Taskforce
+from bench.peers import OriginPeer
 from taskforce.store import StateManager
-from taskforce.tools.planner import PlannerTool
 
 OPS = 10
 
@@ -155,26 +154,15 @@ async def main() -> dict[str, Any]:
 
 
 def _part(name: str, n: int) -> Contender:
-    """One part of an unbound ``mark_done`` (or, for ``taskforce``, the whole call), timed alone.
+    """One part of an unbound ``mark_done``, timed alone (see the module docstring).
 
     Each op times its part, then runs the whole call untimed so the tool's plan moves on
     as in ``bench_planner.py`` (a fresh plan per round, steps 1, 2, ... marked done).
     """
-    box: dict[str, PlannerTool] = {}
-
-    async def prepare() -> None:
-        box["tool"] = PlannerTool()
-        created = await box["tool"].execute(action="create_plan", tasks=tasks(n))
-        assert created["success"], created
+    unbound = Taskforce(None, n)
 
     async def op(j: int) -> float:
-        tool, params = box["tool"], {"action": "mark_done", "step_index": [j % n + 1]}
-        if name == "taskforce":
-            start = time.perf_counter()
-            result = await tool.execute(**params)
-            elapsed = time.perf_counter() - start
-            assert result["success"], result
-            return elapsed
+        tool, params = unbound.tool, {"action": "mark_done", "step_index": [j % n + 1]}
         start = time.perf_counter()
         request = tool.decode(params)
         if name == "apply":
@@ -189,46 +177,32 @@ def _part(name: str, n: int) -> Contender:
         assert result["success"], result
         return elapsed
 
-    return Contender(name, prepare, op)
+    return Contender(name, unbound.prepare, op)
 
 
 async def in_memory(rounds: int, n: int) -> dict[str, Any]:
     """The in-memory split (see the module docstring): parts and ratios to the origin."""
-    box: dict[str, OriginPlanner] = {}
-
-    async def origin_prepare() -> None:
-        box["plan"] = OriginPlanner(tasks(n))
-
-    async def origin_op(j: int) -> float:
-        start = time.perf_counter()
-        result = await box["plan"].execute("mark_done", step_index=j % n + 1)
-        elapsed = time.perf_counter() - start
-        assert result["success"], result
-        return elapsed
-
+    whole, origin = Taskforce(None, n), Origin(n)
     load_before = os.getloadavg()
     per_round = await interleave(
         [
-            Contender("origin", origin_prepare, origin_op),
-            *(_part(name, n) for name in ("taskforce", "decode", "apply", "result")),
+            Contender("origin", origin.prepare, origin.op),
+            Contender("taskforce", whole.prepare, whole.op),
+            *(_part(name, n) for name in ("decode", "apply", "result")),
         ],
         rounds,
         OPS,
     )
     load_after = os.getloadavg()
-    compared = compare(per_round, "origin")
     return {
         "steps": n,
         "rounds": rounds,
         "ops_per_round": OPS,
-        "median_ms": compared["median_ms"],
-        "ratio_to_origin": {  # compare() gives origin ÷ part: turned into part ÷ origin
-            name: {
-                "median": round(1 / r["median"], 2),
-                "q1": round(1 / r["q3"], 2),
-                "q3": round(1 / r["q1"], 2),
-            }
-            for name, r in compared["ratios"].items()
+        "median_ms": {name: median_ms(times) for name, times in per_round.items()},
+        "ratio_to_origin": {  # per round, part ÷ the origin's whole call
+            name: ratio_of(times, per_round["origin"])
+            for name, times in per_round.items()
+            if name != "origin"
         },
         "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in load_after],

@@ -41,20 +41,43 @@ OPS = 10
 
 
 class Taskforce:
-    """A bound PlannerTool, on a fresh session per round."""
+    """A PlannerTool on a fresh n-step plan per round: bound to a fresh session of `sm`, or
+    unbound (in memory) when `sm` is None."""
 
-    def __init__(self, sm: StateManager, n: int) -> None:
+    def __init__(self, sm: StateManager | None, n: int) -> None:
         self.sm, self.n = sm, n
         self.tool = PlannerTool()
 
     async def prepare(self) -> None:
-        self.tool = PlannerTool(state_manager=self.sm, session_id=f"b{self.n}-{uuid.uuid4().hex}")
+        if self.sm is None:
+            self.tool = PlannerTool()
+        else:
+            session_id = f"b{self.n}-{uuid.uuid4().hex}"
+            self.tool = PlannerTool(state_manager=self.sm, session_id=session_id)
         created = await self.tool.execute(action="create_plan", tasks=tasks(self.n))
         assert created["success"], created
 
     async def op(self, j: int) -> float:
         start = time.perf_counter()
         result = await self.tool.execute(action="mark_done", step_index=[j % self.n + 1])
+        elapsed = time.perf_counter() - start
+        assert result["success"], result
+        return elapsed
+
+
+class Origin:
+    """The origin's dict-list planner (``peers.OriginPlanner``), on a fresh plan per round."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.plan = OriginPlanner(tasks(n))
+
+    async def prepare(self) -> None:
+        self.plan = OriginPlanner(tasks(self.n))
+
+    async def op(self, j: int) -> float:
+        start = time.perf_counter()
+        result = await self.plan.execute("mark_done", step_index=j % self.n + 1)
         elapsed = time.perf_counter() - start
         assert result["success"], result
         return elapsed
@@ -169,34 +192,9 @@ async def in_memory(rounds: int, sizes: tuple[int, ...]) -> dict[str, Any]:
     """Unbound PlannerTool vs the origin's dict-list planner (no store on either side)."""
     contenders: list[Contender] = []
     for n in sizes:
-        tool_box: dict[str, Any] = {}
-        origin_box: dict[str, OriginPlanner] = {}
-
-        async def tf_prepare(n: int = n, box: dict[str, Any] = tool_box) -> None:
-            box["tool"] = PlannerTool()
-            await box["tool"].execute(action="create_plan", tasks=tasks(n))
-
-        async def tf_op(j: int, n: int = n, box: dict[str, Any] = tool_box) -> float:
-            start = time.perf_counter()
-            result = await box["tool"].execute(action="mark_done", step_index=[j % n + 1])
-            elapsed = time.perf_counter() - start
-            assert result["success"], result
-            return elapsed
-
-        async def origin_prepare(n: int = n, box: dict[str, OriginPlanner] = origin_box) -> None:
-            box["plan"] = OriginPlanner(tasks(n))
-
-        async def origin_op(
-            j: int, n: int = n, box: dict[str, OriginPlanner] = origin_box
-        ) -> float:
-            start = time.perf_counter()
-            result = await box["plan"].execute("mark_done", step_index=j % n + 1)
-            elapsed = time.perf_counter() - start
-            assert result["success"], result
-            return elapsed
-
-        contenders.append(Contender(f"taskforce@{n}", tf_prepare, tf_op))
-        contenders.append(Contender(f"origin@{n}", origin_prepare, origin_op))
+        tool, origin = Taskforce(None, n), Origin(n)
+        contenders.append(Contender(f"taskforce@{n}", tool.prepare, tool.op))
+        contenders.append(Contender(f"origin@{n}", origin.prepare, origin.op))
     per_round = await interleave(contenders, rounds, OPS)
     return {
         str(n): compare(
