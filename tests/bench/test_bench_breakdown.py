@@ -6,21 +6,15 @@ call's time (a sub-interval of it) is smaller than the whole, and what the repor
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.helpers import ROOT, run_bench
 
 
 def test_the_breakdown_names_each_part_of_a_durable_mark_done(tmp_path: Path) -> None:
-    argv = [sys.executable, str(ROOT / "bench" / "bench_breakdown.py"), str(tmp_path)]
-    proc = subprocess.run([*argv, "--rounds", "2"], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = run_bench("bench_breakdown.py", str(tmp_path), "--rounds", "2")
     times = result["median_ms"]
     parts = ("taskforce before", "taskforce in thread", "taskforce after")
     assert set(times) == {"taskforce", "hop", "origin write", "origin save", *parts}
@@ -32,12 +26,7 @@ def test_the_breakdown_names_each_part_of_a_durable_mark_done(tmp_path: Path) ->
 def test_the_in_memory_split_times_each_part_against_the_origins_whole_call(
     tmp_path: Path,
 ) -> None:
-    argv = [sys.executable, str(ROOT / "bench" / "bench_breakdown.py"), str(tmp_path)]
-    proc = subprocess.run(
-        [*argv, "--in-memory", "--rounds", "3"], capture_output=True, text=True, timeout=600
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = run_bench("bench_breakdown.py", str(tmp_path), "--in-memory", "--rounds", "3")
     assert (result["rounds"], result["ops_per_round"], result["steps"]) == (3, 10, 20)
     times, ratios = result["median_ms"], result["ratio_to_origin"]
     parts = ("decode", "apply", "result")

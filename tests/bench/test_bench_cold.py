@@ -6,19 +6,11 @@ given for each.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.helpers import run_bench
 
 
 def test_the_cold_bench_times_both_planners_hot_and_after_each_pause() -> None:
-    argv = [sys.executable, str(ROOT / "bench" / "bench_cold.py"), "--rounds", "3"]
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = run_bench("bench_cold.py", "--rounds", "3")
     conditions = result["conditions"]
     assert set(conditions) == {"hot", "after 0.3 ms", "after 2 ms"}
     for measured in conditions.values():

@@ -6,24 +6,16 @@ not installed in the test venv are reported as not measured, the origin always r
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.helpers import ROOT, run_bench
 
 
 def test_quick_planner_bench_produces_interleaved_ratios(tmp_path: Path) -> None:
-    argv = [sys.executable, str(ROOT / "bench" / "bench_planner.py"), str(tmp_path)]
-    proc = subprocess.run(
-        [*argv, "--quick", "--rounds", "2"], capture_output=True, text=True, timeout=600
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = run_bench("bench_planner.py", str(tmp_path), "--quick", "--rounds", "2")
     sqlite = result["durable"]["sqlite"]
     for size in ("10", "100"):
         ratio = sqlite["sizes"][size]["ratios"]["origin_planner"]
@@ -37,12 +29,7 @@ def test_quick_planner_bench_produces_interleaved_ratios(tmp_path: Path) -> None
 def test_the_in_memory_part_runs_alone_and_the_report_says_how_it_was_rerun(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    argv = [sys.executable, str(ROOT / "bench" / "bench_planner.py"), str(tmp_path)]
-    proc = subprocess.run(
-        [*argv, "--rounds", "2", "--in-memory-only"], capture_output=True, text=True, timeout=600
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = run_bench("bench_planner.py", str(tmp_path), "--rounds", "2", "--in-memory-only")
     assert "durable" not in result
     assert set(result["in_memory"]) == {"20", "1000"}
     monkeypatch.syspath_prepend(str(ROOT))
